@@ -1,0 +1,41 @@
+"""ACPC rules and wire format: pure objects, no sockets, no asyncio, no threads.
+
+The main entry points: :func:`load_game` (a built-in name or a game file),
+:class:`HandState` (legality and values), :func:`parse_match_state` and
+:func:`format_match_state` (the wire), :class:`Dealer` (the reference dealer's dealing),
+and :mod:`protocol.matchlog` (ACPC match logs).
+"""
+
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind, LegalActions
+from protocol.dealing import Deal, Dealer, MersenneTwister
+from protocol.errors import (
+    CardError,
+    GameDefinitionError,
+    IllegalActionError,
+    IncompleteHandError,
+    LogFormatError,
+    PokerError,
+    ProtocolError,
+)
+from protocol.game import BUILTIN_GAMES, Game, format_game, load_game, parse_game
+from protocol.hand import HandState
+from protocol.wire import (
+    VERSION_LINE,
+    MatchState,
+    format_action,
+    format_match_state,
+    format_response,
+    parse_action,
+    parse_match_state,
+    parse_response,
+    parse_version,
+)
+
+__all__ = [
+    "BUILTIN_GAMES", "CALL", "FOLD", "LIMIT_RAISE", "VERSION_LINE", "Action", "ActionKind",
+    "CardError", "Deal", "Dealer", "Game", "GameDefinitionError", "HandState",
+    "IllegalActionError", "IncompleteHandError", "LegalActions", "LogFormatError",
+    "MatchState", "MersenneTwister", "PokerError", "ProtocolError", "format_action",
+    "format_game", "format_match_state", "format_response", "load_game", "parse_action",
+    "parse_game", "parse_match_state", "parse_response", "parse_version",
+]

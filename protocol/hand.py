@@ -1,0 +1,412 @@
+"""The hand state machine: one place that decides legality, for any ACPC game.
+
+:class:`HandState` follows the reference dealer's rules exactly (``../shared/ACPC-NOTES.md``):
+who acts, the legal actions, round ends, all-in players, the end of the hand, showdown
+values with side pots and fractional splits. Legality has one home, in the pokerkit style:
+
+* :meth:`HandState.verify` raises :class:`IllegalActionError` saying why an action is illegal;
+* :meth:`HandState.can` answers the same question with a bool;
+* :meth:`HandState.apply` verifies, then plays the action;
+* :meth:`HandState.clamp` repairs a no-limit raise size out of range the way the reference
+  dealer does before it judges the action.
+
+Positions are 0-based positions in the hand (relative to the button, as on the wire).
+Amounts are in chips; ``spent[p]`` counts every chip position ``p`` put in, blinds included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol.actions import CALL, Action, ActionKind, LegalActions
+from protocol.cards import Card
+from protocol.errors import IllegalActionError, IncompleteHandError
+from protocol.game import Game
+
+MAX_ACTIONS_PER_ROUND = 64
+"""The reference dealer's cap on actions in one round; raising stops before it is reached."""
+
+_FOLD, _CALL, _RAISE = ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE
+
+
+class HandState:
+    """The betting (and the cards known) of one hand, from its start to its end.
+
+    ``hole_cards[p]`` is a tuple of position ``p``'s hole cards, or ``None`` when unknown;
+    ``board_cards`` holds the board cards known so far, in dealing order (it may hold cards
+    of rounds not reached yet, as a dealer's state does; :meth:`visible_board` gives those
+    of the rounds reached).
+    """
+
+    __slots__ = (
+        "game", "spent", "max_spent", "min_raise_to", "round", "actions", "actors",
+        "folded", "finished", "hole_cards", "board_cards", "_to_act", "_num_folded",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        hole_cards: Sequence[tuple[Card, ...] | None] | None = None,
+        board_cards: Sequence[Card] = (),
+    ) -> None:
+        self.game = game
+        self.spent: list[int] = list(game.blinds)
+        self.max_spent: int = max(game.blinds)
+        if game.is_nolimit:
+            self.min_raise_to: int = self.max_spent * 2 if self.max_spent else 1
+        else:
+            self.min_raise_to = 0
+        self.round = 0
+        self.actions: list[list[Action]] = [[] for _ in range(game.num_rounds)]
+        self.actors: list[list[int]] = [[] for _ in range(game.num_rounds)]
+        self.folded: list[bool] = [False] * game.num_players
+        self.finished = False
+        self._num_folded = 0
+        self.hole_cards: list[tuple[Card, ...] | None] = (
+            list(hole_cards) if hole_cards is not None else [None] * game.num_players
+        )
+        self.board_cards: tuple[Card, ...] = tuple(board_cards)
+        self._to_act: int | None = self._next_player(game.first_player[0] + game.num_players - 1)
+
+    # ----------------------------------------------------------------- queries
+    def copy(self) -> HandState:
+        """An independent copy (cards are shared: they are immutable tuples)."""
+        other = HandState.__new__(HandState)
+        other.game = self.game
+        other.spent = self.spent[:]
+        other.max_spent = self.max_spent
+        other.min_raise_to = self.min_raise_to
+        other.round = self.round
+        other.actions = [a[:] for a in self.actions]
+        other.actors = [a[:] for a in self.actors]
+        other.folded = self.folded[:]
+        other.finished = self.finished
+        other.hole_cards = self.hole_cards[:]
+        other.board_cards = self.board_cards
+        other._to_act = self._to_act
+        other._num_folded = self._num_folded
+        return other
+
+    @property
+    def current_player(self) -> int | None:
+        """The position to act, or None when the hand is over."""
+        return self._to_act
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot, blinds included."""
+        return sum(self.spent)
+
+    def is_all_in(self, position: int) -> bool:
+        """True when ``position`` has put its whole stack in."""
+        return self.spent[position] >= self.game.stacks[position]
+
+    def num_active(self) -> int:
+        """Players who are neither folded nor all-in."""
+        stacks = self.game.stacks
+        return sum(
+            1 for p, spent in enumerate(self.spent) if not self.folded[p] and spent < stacks[p]
+        )
+
+    def num_raises(self) -> int:
+        """Raises made so far in the current round."""
+        return sum(1 for action in self.actions[self.round] if action.kind is _RAISE)
+
+    def history(self) -> list[tuple[int, int, Action]]:
+        """Every action so far as ``(round, position, action)``, in order."""
+        return [
+            (r, actor, action)
+            for r in range(self.game.num_rounds)
+            for actor, action in zip(self.actors[r], self.actions[r])
+        ]
+
+    def visible_board(self) -> tuple[Card, ...]:
+        """The board cards of the rounds reached so far."""
+        game = self.game
+        return self.board_cards[: game.board_start[self.round] + game.num_board_cards[self.round]]
+
+    def showdown(self) -> bool:
+        """True when the hand is over and two or more players did not fold."""
+        return self.finished and self._num_folded + 1 < self.game.num_players
+
+    def _next_player(self, after: int) -> int | None:
+        game, folded, spent, stacks = self.game, self.folded, self.spent, self.game.stacks
+        n = game.num_players
+        p = after
+        for _ in range(n):
+            p = (p + 1) % n
+            if not folded[p] and spent[p] < stacks[p]:
+                return p
+        return None
+
+    def _raise_bounds(self) -> tuple[int, int] | None:
+        """(min raise-to, max raise-to) for the player to act, or None when it cannot raise."""
+        game = self.game
+        round_actions = self.actions[self.round]
+        if sum(1 for a in round_actions if a.kind is _RAISE) >= game.max_raises[self.round]:
+            return None
+        if len(round_actions) + game.num_players > MAX_ACTIONS_PER_ROUND:
+            return None
+        if self.num_active() <= 1:
+            return None
+        p = self._to_act
+        assert p is not None
+        stack = game.stacks[p]
+        if not game.is_nolimit:
+            raise_to = min(self.max_spent + game.raise_sizes[self.round], stack)
+            return raise_to, raise_to
+        if self.min_raise_to > stack:
+            if self.max_spent >= stack:
+                return None
+            return stack, stack
+        return self.min_raise_to, stack
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player to act; raises IllegalActionError after the hand."""
+        p = self._to_act
+        if p is None:
+            raise IllegalActionError("the hand is over: nobody is to act")
+        spent, stack = self.spent[p], self.game.stacks[p]
+        bounds = self._raise_bounds()
+        return LegalActions(
+            player=p,
+            can_fold=spent != self.max_spent and spent != stack,
+            call_amount=min(self.max_spent, stack) - spent,
+            can_raise=bounds is not None,
+            min_raise_to=bounds[0] if bounds else 0,
+            max_raise_to=bounds[1] if bounds else 0,
+        )
+
+    # ------------------------------------------------------------- legality
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is illegal here."""
+        p = self._to_act
+        if p is None:
+            raise IllegalActionError("the hand is over: no action is legal")
+        kind = action.kind
+        if kind is _CALL:
+            if action.size:
+                raise IllegalActionError("a call carries no size")
+            return
+        if kind is _FOLD:
+            if action.size:
+                raise IllegalActionError("a fold carries no size")
+            if self.spent[p] == self.max_spent or self.spent[p] == self.game.stacks[p]:
+                raise IllegalActionError(
+                    f"position {p} cannot fold: it has nothing to call"
+                )
+            return
+        bounds = self._raise_bounds()
+        if bounds is None:
+            raise IllegalActionError(self._why_no_raise())
+        if not self.game.is_nolimit:
+            if action.size:
+                raise IllegalActionError("a limit raise carries no size")
+            return
+        low, high = bounds
+        if not low <= action.size <= high:
+            raise IllegalActionError(
+                f"raise to {action.size} is out of range: position {p} may raise to {low}..{high}"
+            )
+
+    def _why_no_raise(self) -> str:
+        if self.num_raises() >= self.game.max_raises[self.round]:
+            return f"no raise allowed: round {self.round} already has {self.game.max_raises[self.round]} raises"
+        if len(self.actions[self.round]) + self.game.num_players > MAX_ACTIONS_PER_ROUND:
+            return f"no raise allowed: round {self.round} is near the cap of {MAX_ACTIONS_PER_ROUND} actions"
+        if self.num_active() <= 1:
+            return "no raise allowed: no other player can still act"
+        return "no raise allowed: the player's stack cannot raise the current bet"
+
+    def can(self, action: Action) -> bool:
+        """True when ``action`` is legal for the player to act."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def clamp(self, action: Action) -> Action:
+        """Repair ``action`` the way the reference dealer does, or raise IllegalActionError.
+
+        A no-limit raise below the minimum becomes the minimum raise, one above the stack
+        becomes all-in; sizes given to other actions are dropped. An action that is still
+        illegal (a fold with nothing to call, a raise where none is allowed) raises.
+        """
+        if action.kind is _RAISE and self.game.is_nolimit:
+            bounds = self._raise_bounds()
+            if bounds is not None:
+                size = min(max(action.size, bounds[0]), bounds[1])
+                if size != action.size:
+                    action = Action(_RAISE, size)
+        elif action.size:
+            action = Action(action.kind)
+        self.verify(action)
+        return action
+
+    # ---------------------------------------------------------------- moves
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the player to act (verified first; raises if illegal)."""
+        self.verify(action)
+        self._do(action)
+
+    def _do(self, action: Action) -> None:
+        game = self.game
+        p = self._to_act
+        assert p is not None
+        r = self.round
+        self.actions[r].append(action)
+        self.actors[r].append(p)
+        kind = action.kind
+        if kind is _FOLD:
+            self.folded[p] = True
+            self._num_folded += 1
+        elif kind is _CALL:
+            self.spent[p] = min(self.max_spent, game.stacks[p])
+        else:
+            if game.is_nolimit:
+                size = action.size
+                if 2 * size - self.max_spent > self.min_raise_to:
+                    self.min_raise_to = 2 * size - self.max_spent
+                self.max_spent = size
+            else:
+                self.max_spent = min(self.max_spent + game.raise_sizes[r], game.stacks[p])
+            self.spent[p] = self.max_spent
+
+        if self._num_folded + 1 >= game.num_players:
+            self.finished = True
+        else:
+            active = self.num_active()
+            if self._num_called() >= active:
+                if active > 1:
+                    if r + 1 < game.num_rounds:
+                        self.round = r + 1
+                        self.min_raise_to = max(1, *game.blinds) + self.max_spent
+                        self._to_act = self._next_player(
+                            game.first_player[self.round] + game.num_players - 1
+                        )
+                        return
+                    self.finished = True
+                else:
+                    self.finished = True
+                    self.round = game.num_rounds - 1
+        self._to_act = None if self.finished else self._next_player(p)
+
+    def _num_called(self) -> int:
+        stacks, spent = self.game.stacks, self.spent
+        actors = self.actors[self.round]
+        called = 0
+        for action, p in zip(reversed(self.actions[self.round]), reversed(actors)):
+            kind = action.kind
+            if kind is _RAISE:
+                if spent[p] < stacks[p]:
+                    called += 1
+                return called
+            if kind is _CALL and spent[p] < stacks[p]:
+                called += 1
+        return called
+
+    # --------------------------------------------------------------- values
+    def values(self) -> tuple[float, ...]:
+        """Each position's winnings in chips (negative for losses) at the end of the hand.
+
+        Follows the reference dealer: folded players lose what they spent; side pots are
+        split evenly among the best-ranked players in them, so values can be fractional.
+        Raises :class:`IncompleteHandError` before the end or when showdown cards are unknown.
+        """
+        if not self.finished:
+            raise IncompleteHandError("the hand is not over: values are not defined yet")
+        game = self.game
+        n = game.num_players
+        if self._num_folded + 1 == n:
+            total = self.pot
+            return tuple(
+                float(-self.spent[p]) if self.folded[p] else float(total - self.spent[p])
+                for p in range(n)
+            )
+        ranks = self.showdown_ranks()
+        return tuple(
+            float(-self.spent[p]) if self.folded[p] else _showdown_value(self.spent, ranks, p)
+            for p in range(n)
+        )
+
+    def showdown_ranks(self) -> list[int]:
+        """Hand ranks of the players at showdown (-1 for folded players); needs their cards."""
+        game = self.game
+        board = self.visible_board()
+        if len(board) != game.board_start[self.round] + game.num_board_cards[self.round]:
+            raise IncompleteHandError("the board cards of the showdown are not known")
+        ranker = game.ranker
+        ranks = []
+        for p in range(game.num_players):
+            if self.folded[p]:
+                ranks.append(-1)
+                continue
+            hole = self.hole_cards[p]
+            if hole is None:
+                raise IncompleteHandError(f"the hole cards of position {p} are needed for the showdown")
+            ranks.append(ranker((*hole, *board)))
+        return ranks
+
+    def betting_string(self) -> str:
+        """The ACPC betting string: rounds separated by ``/``, no-limit raises with sizes."""
+        nolimit = self.game.is_nolimit
+        parts = []
+        for r in range(self.round + 1):
+            parts.append(
+                "".join(
+                    (f"r{a.size}" if nolimit else "r") if a.kind is _RAISE else a.kind.char
+                    for a in self.actions[r]
+                )
+            )
+        return "/".join(parts)
+
+    def __repr__(self) -> str:
+        return f"HandState({self.betting_string()!r}, to_act={self._to_act})"
+
+
+def _showdown_value(spent_by_position: list[int], ranks: list[int], player: int) -> float:
+    """The reference dealer's side-pot arithmetic for one non-folded ``player``."""
+    spent: list[int] = []
+    rank: list[int] = []
+    index = -1
+    for p, amount in enumerate(spent_by_position):
+        if amount == 0:
+            continue
+        if p == player:
+            index = len(spent)
+        spent.append(amount)
+        rank.append(ranks[p])
+    value = 0.0
+    while True:
+        size = min(spent)
+        win_rank = max(max(rank), 0)
+        winners = sum(1 for r in rank if r == win_rank)
+        count = len(spent)
+        if rank[index] == win_rank:
+            value += (size * (count - winners)) / winners
+        else:
+            value -= size
+        new_spent, new_rank, new_index = [], [], -1
+        for i, amount in enumerate(spent):
+            amount -= size
+            if amount == 0:
+                if i == index:
+                    return value
+                continue
+            if i == index:
+                new_index = len(new_spent)
+            new_spent.append(amount)
+            new_rank.append(rank[i])
+        spent, rank, index = new_spent, new_rank, new_index
+
+
+def replay(game: Game, actions: Sequence[Action]) -> HandState:
+    """A new hand of ``game`` after ``actions`` (each verified); raises IllegalActionError."""
+    state = HandState(game)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+__all__ = ["CALL", "HandState", "MAX_ACTIONS_PER_ROUND", "replay"]

@@ -1,0 +1,197 @@
+"""ACPC match logs (the dealer's ``MATCHNAME.log``): read, write and check.
+
+A log is ``#`` header lines, one line per hand::
+
+    STATE:<handNumber>:<betting>:<all hole cards and the board>:<value per position>:<names>
+
+and a final ``SCORE:<total per player>:<names>`` in the order the players were named.
+Values are chips won per position (real numbers: split pots can be fractional); names say
+who sat at each position in that hand, since seats rotate. Parsing replays every hand
+through :class:`~protocol.hand.HandState`, with the same legality as the dealer.
+
+The reference dealer prints values with C's ``%g`` (six significant digits); the writer here
+prints them exactly (``40000``, ``1684.5``), which is the same text whenever ``%g`` is exact.
+The checker accepts a logged value that equals the computed one or its ``%g`` spelling.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from protocol.errors import LogFormatError, ProtocolError
+from protocol.game import Game
+from protocol.hand import HandState
+from protocol.wire import MAX_HAND_NUMBER, format_cards, read_cards, replay_betting
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedHand:
+    """One ``STATE`` line: the finished hand with every card, its values and the seating."""
+
+    hand_number: int
+    state: HandState
+    values: tuple[float, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedScore:
+    """The ``SCORE`` line: each player's total in chips, in the order players were named."""
+
+    totals: tuple[float, ...]
+    names: tuple[str, ...]
+
+
+def format_value(value: float) -> str:
+    """A chip value as logs print it: ``40000``, ``-1684.5``."""
+    if value == int(value):
+        return str(int(value))
+    return repr(value)
+
+
+def _values(text: str, what: str) -> tuple[float, ...]:
+    values = []
+    for item in text.split("|"):
+        try:
+            value = float(item)
+        except ValueError:
+            raise LogFormatError(f"{what}: {item[:20]!r} is not a number") from None
+        if not math.isfinite(value):
+            raise LogFormatError(f"{what}: {item[:20]!r} is not a finite number")
+        values.append(value)
+    return tuple(values)
+
+
+def _names(text: str, count: int) -> tuple[str, ...]:
+    names = tuple(text.split("|"))
+    if len(names) != count or any(not name for name in names):
+        raise LogFormatError(f"names: expected {count} non-empty '|'-separated names, got {text[:40]!r}")
+    if len(set(names)) != len(names):
+        raise LogFormatError(f"names: a player appears twice in {text[:40]!r}")
+    return names
+
+
+def parse_state_line(line: str, game: Game) -> LoggedHand:
+    """Parse one ``STATE`` line; raises LogFormatError saying what is wrong."""
+    fields = line.rstrip("\r\n").split(":")
+    if len(fields) != 6 or fields[0] != "STATE":
+        raise LogFormatError("expected STATE:<hand>:<betting>:<cards>:<values>:<names>")
+    _, hand_text, betting, cards, values_text, names_text = fields
+    if not hand_text.isdigit() or len(hand_text) > 10 or int(hand_text) > MAX_HAND_NUMBER:
+        raise LogFormatError(f"hand number: {hand_text[:20]!r} is not a hand number")
+    state = HandState(game)
+    offset = len("STATE:") + len(hand_text) + 1
+    try:
+        replay_betting(betting, state, offset)
+        if not state.finished:
+            raise LogFormatError(f"betting {betting!r} does not finish the hand")
+        read_cards(cards, state, None, offset + len(betting) + 1)
+    except ProtocolError as error:
+        raise LogFormatError(str(error)) from None
+    values = _values(values_text, "values")
+    if len(values) != game.num_players:
+        raise LogFormatError(f"values: {len(values)} given, the game has {game.num_players} players")
+    return LoggedHand(int(hand_text), state, values, _names(names_text, game.num_players))
+
+
+def format_state_line(hand_number: int, state: HandState, names: Sequence[str]) -> str:
+    """The ``STATE`` line of a finished hand whose cards are all known (values computed)."""
+    values = "|".join(format_value(v) for v in state.values())
+    return f"STATE:{hand_number}:{state.betting_string()}:{format_cards(state, None)}:{values}:{'|'.join(names)}"
+
+
+def parse_score_line(line: str) -> LoggedScore:
+    """Parse the ``SCORE`` line; raises LogFormatError."""
+    fields = line.rstrip("\r\n").split(":")
+    if len(fields) != 3 or fields[0] != "SCORE":
+        raise LogFormatError("expected SCORE:<totals>:<names>")
+    totals = _values(fields[1], "totals")
+    return LoggedScore(totals, _names(fields[2], len(totals)))
+
+
+def format_score_line(totals: Sequence[float], names: Sequence[str]) -> str:
+    """The ``SCORE`` line for ``totals`` in chips, in the order players were named."""
+    return f"SCORE:{'|'.join(format_value(v) for v in totals)}:{'|'.join(names)}"
+
+
+def same_value(logged: float, computed: float) -> bool:
+    """True when ``logged`` is ``computed`` as the reference (``%g``) or we (exactly) print it."""
+    return abs(logged - computed) <= 1e-9 * max(1.0, abs(computed)) or logged == float(f"{computed:g}")
+
+
+@dataclass
+class LogReport:
+    """What :func:`check_log` found: totals by player and every disagreement."""
+
+    hands: int = 0
+    totals: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    score: LoggedScore | None = None
+    header: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every line agreed with the rules."""
+        return not self.problems
+
+
+def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogReport:
+    """Replay a log: legality, cards, each value, and the ``SCORE`` against the sums.
+
+    Problems are reported as ``line N: what disagrees``; checking goes on after a problem,
+    up to ``max_problems`` of them.
+    """
+    report = LogReport()
+
+    def problem(number: int, message: str) -> None:
+        if len(report.problems) < max_problems:
+            report.problems.append(f"line {number}: {message}")
+
+    last_number = 0
+    for number, raw in enumerate(lines, start=1):
+        last_number = number
+        line = raw.rstrip("\r\n")
+        if not line:
+            continue
+        if line.startswith("#"):
+            if report.hands == 0 and report.score is None:
+                report.header.append(line)
+            continue
+        if report.score is not None:
+            problem(number, "content after the SCORE line")
+            continue
+        if line.startswith("SCORE"):
+            try:
+                report.score = parse_score_line(line)
+            except LogFormatError as error:
+                problem(number, str(error))
+                continue
+            for name, total in zip(report.score.names, report.score.totals):
+                computed = report.totals.get(name)
+                if computed is None:
+                    problem(number, f"SCORE names {name!r}, who played no hand")
+                elif not same_value(total, computed):
+                    problem(number, f"SCORE gives {name} {total:g}, the hands add up to {format_value(computed)}")
+            for name in report.totals.keys() - set(report.score.names):
+                problem(number, f"SCORE leaves out {name!r}")
+            continue
+        try:
+            hand = parse_state_line(line, game)
+            computed_values = hand.state.values()
+        except LogFormatError as error:
+            problem(number, str(error))
+            continue
+        report.hands += 1
+        for position, (logged, computed) in enumerate(zip(hand.values, computed_values)):
+            if not same_value(logged, computed):
+                problem(
+                    number,
+                    f"hand {hand.hand_number}: position {position} ({hand.names[position]}) logged "
+                    f"{logged:g}, the rules give {format_value(computed)}",
+                )
+            report.totals[hand.names[position]] = report.totals.get(hand.names[position], 0.0) + computed
+    if report.score is None:
+        problem(last_number, "no SCORE line")
+    return report

@@ -1,0 +1,123 @@
+"""Showdown hand ranking with ACPC semantics, for any deck and any number of cards.
+
+A hand's rank is the best poker hand that its cards (hole plus board, any count) make,
+with the usual category order: high card < pair < two pair < trips < straight < flush <
+full house < quads < straight flush. Straights need five consecutive ranks (the ace also
+plays low, A-2-3-4-5); flushes need five cards of one suit. With fewer than five cards
+only the categories those cards can make exist, and kickers are the cards there are.
+Higher ranks are better; only the order matters, and only within one game.
+
+:func:`rank_generic` works for every deck. :func:`rank_standard` is the fast path for the
+52-card deck through eval7; both order every hand identically (a property test checks it).
+:func:`hand_ranker` picks the right one for a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import eval7
+
+from protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
+
+HandRanker = Callable[[Sequence[Card]], int]
+"""Maps a hand's cards to an integer; a larger integer is a better hand."""
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+CATEGORY_NAMES = (
+    "high card", "pair", "two pair", "three of a kind", "straight",
+    "flush", "full house", "four of a kind", "straight flush",
+)
+_WHEEL = (12, 3, 2, 1, 0)
+
+
+def _pack(category: int, ranks: Sequence[int]) -> int:
+    """Encode a category and up to five tie-break ranks into one comparable integer."""
+    value = category
+    for index in range(5):
+        value = (value << 4) | (ranks[index] + 1 if index < len(ranks) else 0)
+    return value
+
+
+def category_of(rank: int) -> int:
+    """The category (``HIGH_CARD`` .. ``STRAIGHT_FLUSH``) of a :func:`rank_generic` value."""
+    return rank >> 20
+
+
+def _best_straight(rank_set: set[int]) -> int | None:
+    """The top rank of the best straight in ``rank_set``, or None."""
+    for top in range(MAX_RANKS - 1, 3, -1):
+        if all(top - k in rank_set for k in range(5)):
+            return top
+    if all(r in rank_set for r in _WHEEL):
+        return 3
+    return None
+
+
+def rank_generic(cards: Sequence[Card]) -> int:
+    """Rank any number of cards from any ACPC deck (see the module docstring)."""
+    counts = [0] * MAX_RANKS
+    by_suit: list[list[int]] = [[] for _ in range(MAX_SUITS)]
+    for card in cards:
+        rank = card >> 2
+        counts[rank] += 1
+        by_suit[card & 3].append(rank)
+
+    best_flush: list[int] | None = None
+    best_straight_flush: int | None = None
+    for suited in by_suit:
+        if len(suited) >= 5:
+            top = _best_straight(set(suited))
+            if top is not None and (best_straight_flush is None or top > best_straight_flush):
+                best_straight_flush = top
+            five = sorted(suited, reverse=True)[:5]
+            if best_flush is None or five > best_flush:
+                best_flush = five
+    if best_straight_flush is not None:
+        return _pack(STRAIGHT_FLUSH, [best_straight_flush])
+
+    # Ranks ordered by (count, rank), best first.
+    groups = sorted(((counts[r], r) for r in range(MAX_RANKS) if counts[r]), reverse=True)
+    singles_desc = sorted((card >> 2 for card in cards), reverse=True)
+
+    def kickers(excluded: set[int], how_many: int) -> list[int]:
+        return [r for r in singles_desc if r not in excluded][:how_many] if how_many > 0 else []
+
+    top_count, top_rank = groups[0]
+    if top_count >= 4:
+        return _pack(QUADS, [top_rank, *kickers({top_rank}, 1)])
+    if top_count == 3:
+        pair_rank = next((r for c, r in groups[1:] if c >= 2), None)
+        if pair_rank is not None:
+            return _pack(FULL_HOUSE, [top_rank, pair_rank])
+    if best_flush is not None:
+        return _pack(FLUSH, best_flush)
+    straight_top = _best_straight(set(singles_desc))
+    if straight_top is not None:
+        return _pack(STRAIGHT, [straight_top])
+    if top_count == 3:
+        return _pack(TRIPS, [top_rank, *kickers({top_rank}, 2)])
+    if top_count == 2:
+        second = groups[1] if len(groups) > 1 else (0, 0)
+        if second[0] == 2:
+            pairs = {top_rank, second[1]}
+            return _pack(TWO_PAIR, [top_rank, second[1], *kickers(pairs, 1)])
+        return _pack(PAIR, [top_rank, *kickers({top_rank}, 3)])
+    return _pack(HIGH_CARD, singles_desc[:5])
+
+
+_EVAL7_CARDS = tuple(eval7.Card(text) for text in CARD_STRINGS)
+_eval7_evaluate = eval7.evaluate
+
+
+def rank_standard(cards: Sequence[Card]) -> int:
+    """Rank 5 to 7 cards of the 52-card deck through eval7 (same order as :func:`rank_generic`)."""
+    table = _EVAL7_CARDS
+    return _eval7_evaluate([table[card] for card in cards])
+
+
+def hand_ranker(standard_deck: bool, cards_per_hand: int) -> HandRanker:
+    """The ranker for hands of ``cards_per_hand`` cards: eval7 where it applies, else generic."""
+    if standard_deck and 5 <= cards_per_hand <= 7:
+        return rank_standard
+    return rank_generic

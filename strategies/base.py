@@ -1,0 +1,92 @@
+"""The interface every strategy implements, and the registry of strategies by name.
+
+A strategy sees only protocol objects, never wire strings or sockets:
+
+* :meth:`Strategy.decide` gets the player's view of the hand (a
+  :class:`~protocol.wire.MatchState` where it is the player's turn) and a deadline, and
+  returns a legal :class:`~protocol.actions.Action`;
+* :meth:`Strategy.observe` gets the final view of every finished hand (showdown cards
+  included), so models can learn.
+
+Configuration is the constructor; randomness comes from the ``seed`` given there.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from protocol.actions import Action
+from protocol.game import Game
+from protocol.wire import MatchState
+
+
+class UnknownStrategyError(ValueError):
+    """A strategy name is not in the registry, or does not support the game."""
+
+
+class Strategy(ABC):
+    """Decides actions for one player of one game."""
+
+    name: str = "strategy"
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        self.game = game
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """The action to take in ``view`` (the player's turn), before ``deadline``.
+
+        ``deadline`` is a :func:`time.monotonic` timestamp in seconds; a strategy that
+        searches should return its best action found so far when it is reached.
+        """
+
+    def observe(self, view: MatchState) -> None:  # noqa: B027 - optional hook
+        """Learn from a finished hand (``view.state.finished`` is True)."""
+
+
+StrategyFactory = Callable[[Game, "int | None"], Strategy]
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A registered strategy: how to build it and what it is."""
+
+    name: str
+    factory: StrategyFactory
+    summary: str
+    supports: Callable[[Game], bool] = lambda game: True
+
+
+class StrategyRegistry:
+    """Strategies by name. :func:`default_registry` holds the built-in ones."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, StrategyInfo] = {}
+
+    def register(self, info: StrategyInfo) -> None:
+        """Add ``info``; a name may be registered once."""
+        if info.name in self._entries:
+            raise ValueError(f"strategy {info.name!r} is registered twice")
+        self._entries[info.name] = info
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        return sorted(self._entries)
+
+    def info(self, name: str) -> StrategyInfo:
+        """The entry for ``name``; raises UnknownStrategyError listing the known names."""
+        entry = self._entries.get(name)
+        if entry is None:
+            raise UnknownStrategyError(f"unknown strategy {name!r}: known strategies are {', '.join(self.names())}")
+        return entry
+
+    def create(self, name: str, game: Game, seed: int | None = None) -> Strategy:
+        """A new strategy ``name`` for ``game``."""
+        entry = self.info(name)
+        if not entry.supports(game):
+            raise UnknownStrategyError(f"strategy {name!r} does not play this game")
+        return entry.factory(game, seed)
