@@ -120,6 +120,18 @@ class HandState:
             for actor, action in zip(self.actors[r], self.actions[r])
         ]
 
+    def view(self, position: int) -> HandState:
+        """A copy as ``position`` sees it: others' hole cards hidden (shown only at a
+        showdown, never a folded player's) and the board cut to the rounds reached."""
+        other = self.copy()
+        showdown = self.showdown()
+        other.hole_cards = [
+            cards if p == position or (showdown and not self.folded[p]) else None
+            for p, cards in enumerate(self.hole_cards)
+        ]
+        other.board_cards = self.visible_board()
+        return other
+
     def visible_board(self) -> tuple[Card, ...]:
         """The board cards of the rounds reached so far."""
         game = self.game
