@@ -87,7 +87,7 @@ class Game(BaseModel):
             raise ValueError(problem)
         return self
 
-    @property
+    @cached_property
     def is_nolimit(self) -> bool:
         """True for no-limit betting (raises carry a raise-to size)."""
         return self.betting == "nolimit"
@@ -96,6 +96,11 @@ class Game(BaseModel):
     def big_blind(self) -> int:
         """The largest blind, in chips: the unit of mbb/hand."""
         return max(self.blinds)
+
+    @cached_property
+    def min_raise_by(self) -> int:
+        """The smallest no-limit raise-by after the first round: the big blind, at least 1 chip."""
+        return max(1, *self.blinds)
 
     @cached_property
     def deck(self) -> tuple[Card, ...]:

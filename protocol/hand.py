@@ -41,6 +41,7 @@ class HandState:
     __slots__ = (
         "game", "spent", "max_spent", "min_raise_to", "round", "actions", "actors",
         "folded", "finished", "hole_cards", "board_cards", "_to_act", "_num_folded",
+        "_num_active", "_num_raises",
     )
 
     def __init__(
@@ -62,6 +63,8 @@ class HandState:
         self.folded: list[bool] = [False] * game.num_players
         self.finished = False
         self._num_folded = 0
+        self._num_active = sum(1 for blind, stack in zip(game.blinds, game.stacks) if blind < stack)
+        self._num_raises = 0
         self.hole_cards: list[tuple[Card, ...] | None] = (
             list(hole_cards) if hole_cards is not None else [None] * game.num_players
         )
@@ -85,6 +88,8 @@ class HandState:
         other.board_cards = self.board_cards
         other._to_act = self._to_act
         other._num_folded = self._num_folded
+        other._num_active = self._num_active
+        other._num_raises = self._num_raises
         return other
 
     @property
@@ -103,14 +108,11 @@ class HandState:
 
     def num_active(self) -> int:
         """Players who are neither folded nor all-in."""
-        stacks = self.game.stacks
-        return sum(
-            1 for p, spent in enumerate(self.spent) if not self.folded[p] and spent < stacks[p]
-        )
+        return self._num_active
 
     def num_raises(self) -> int:
         """Raises made so far in the current round."""
-        return sum(1 for action in self.actions[self.round] if action.kind is _RAISE)
+        return self._num_raises
 
     def history(self) -> list[tuple[int, int, Action]]:
         """Every action so far as ``(round, position, action)``, in order."""
@@ -154,12 +156,11 @@ class HandState:
     def _raise_bounds(self) -> tuple[int, int] | None:
         """(min raise-to, max raise-to) for the player to act, or None when it cannot raise."""
         game = self.game
-        round_actions = self.actions[self.round]
-        if sum(1 for a in round_actions if a.kind is _RAISE) >= game.max_raises[self.round]:
+        if self._num_raises >= game.max_raises[self.round]:
             return None
-        if len(round_actions) + game.num_players > MAX_ACTIONS_PER_ROUND:
+        if len(self.actions[self.round]) + game.num_players > MAX_ACTIONS_PER_ROUND:
             return None
-        if self.num_active() <= 1:
+        if self._num_active <= 1:
             return None
         p = self._to_act
         assert p is not None
@@ -270,30 +271,37 @@ class HandState:
         self.actions[r].append(action)
         self.actors[r].append(p)
         kind = action.kind
+        stack = game.stacks[p]
         if kind is _FOLD:
             self.folded[p] = True
             self._num_folded += 1
-        elif kind is _CALL:
-            self.spent[p] = min(self.max_spent, game.stacks[p])
+            self._num_active -= 1
         else:
-            if game.is_nolimit:
-                size = action.size
-                if 2 * size - self.max_spent > self.min_raise_to:
-                    self.min_raise_to = 2 * size - self.max_spent
-                self.max_spent = size
+            if kind is _CALL:
+                spent = self.max_spent if self.max_spent < stack else stack
             else:
-                self.max_spent = min(self.max_spent + game.raise_sizes[r], game.stacks[p])
-            self.spent[p] = self.max_spent
+                self._num_raises += 1
+                if game.is_nolimit:
+                    spent = action.size
+                    if 2 * spent - self.max_spent > self.min_raise_to:
+                        self.min_raise_to = 2 * spent - self.max_spent
+                else:
+                    spent = min(self.max_spent + game.raise_sizes[r], stack)
+                self.max_spent = spent
+            self.spent[p] = spent
+            if spent >= stack:
+                self._num_active -= 1
 
         if self._num_folded + 1 >= game.num_players:
             self.finished = True
         else:
-            active = self.num_active()
+            active = self._num_active
             if self._num_called() >= active:
                 if active > 1:
                     if r + 1 < game.num_rounds:
                         self.round = r + 1
-                        self.min_raise_to = max(1, *game.blinds) + self.max_spent
+                        self._num_raises = 0
+                        self.min_raise_to = game.min_raise_by + self.max_spent
                         self._to_act = self._next_player(
                             game.first_player[self.round] + game.num_players - 1
                         )

@@ -120,6 +120,7 @@ def replay_betting(betting: str, state: HandState, offset: int) -> None:
     ``offset`` is where the betting starts in its line, for error messages.
     """
     nolimit = state.game.is_nolimit
+    apply = state.apply
     length = len(betting)
     i = 0
     separators = 0
@@ -155,7 +156,7 @@ def replay_betting(betting: str, state: HandState, offset: int) -> None:
         else:
             raise ProtocolError(f"betting at offset {where}: unexpected character {char!r}")
         try:
-            state.apply(action)
+            apply(action)
         except IllegalActionError as error:
             raise ProtocolError(f"betting at offset {where}: illegal action {action}: {error}") from None
     if separators != state.round:
@@ -228,10 +229,12 @@ def read_cards(text: str, state: HandState, viewer: int | None, offset: int = 0)
         cursor += 1
         board.extend(_cards(rounds[r], game.num_board_cards[r], f"round {r}'s board", cursor))
         cursor += len(rounds[r])
-    seen: set[Card] = set()
+    every = [card for group in hole_cards if group for card in group]
+    every += board
     deck = game.deck_set
-    for group in (*hole_cards, board):
-        for card in group or ():
+    if not deck.issuperset(every) or len(set(every)) != len(every):
+        seen: set[Card] = set()
+        for card in every:
             if card not in deck:
                 raise ProtocolError(f"cards at offset {offset}: {CARD_STRINGS[card]} is not in this game's deck")
             if card in seen:

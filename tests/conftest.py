@@ -1,0 +1,79 @@
+"""Shared test helpers: the reference fixtures and random legal play."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from protocol.actions import Action, ActionKind
+from protocol.dealing import Dealer
+from protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
+from protocol.hand import HandState
+
+FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
+REFERENCE_NAMES = sorted(path.name for path in FIXTURES.iterdir())
+"""Reference folders, e.g. ``nolimit2p_s12`` (game and dealer seed 12)."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One reference run of the ACPC dealer: game, seed and files."""
+
+    name: str
+    game: Game
+    seed: int
+    folder: Path
+
+    @property
+    def transcript(self) -> list[str]:
+        return (self.folder / "transcript.txt").read_text().splitlines()
+
+    @property
+    def log_lines(self) -> list[str]:
+        return (self.folder / "log.txt").read_text().splitlines()
+
+
+def load_reference(name: str) -> Reference:
+    folder = FIXTURES / name
+    game = parse_game((folder / "game.txt").read_text(), source=name)
+    return Reference(name, game, int(name.rsplit("_s", 1)[1]), folder)
+
+
+@pytest.fixture(params=REFERENCE_NAMES)
+def reference(request: pytest.FixtureRequest) -> Reference:
+    return load_reference(request.param)
+
+
+@pytest.fixture(params=sorted(BUILTIN_GAMES))
+def builtin_game(request: pytest.FixtureRequest) -> Game:
+    return load_game(request.param)
+
+
+def random_action(state: HandState, rng: random.Random) -> Action:
+    """A uniformly chosen legal action kind; no-limit sizes favour the bounds."""
+    legal = state.legal_actions()
+    kinds = [ActionKind.CALL]
+    if legal.can_fold:
+        kinds.append(ActionKind.FOLD)
+    if legal.can_raise:
+        kinds += [ActionKind.RAISE, ActionKind.RAISE]
+    kind = rng.choice(kinds)
+    if kind is not ActionKind.RAISE:
+        return Action(kind)
+    if not state.game.is_nolimit:
+        return Action(kind)
+    low, high = legal.min_raise_to, legal.max_raise_to
+    size = rng.choice([low, high, rng.randint(low, high), min(high, low + 1)])
+    return Action(kind, size)
+
+
+def play_random_hand(game: Game, rng: random.Random, seed: int | None = None) -> HandState:
+    """A finished hand of random legal play with cards dealt by the reference dealing."""
+    deal = Dealer(game, rng.randrange(2**32) if seed is None else seed).deal()
+    state = HandState(game, deal.hole_cards, deal.board_cards)
+    while not state.finished:
+        state.apply(random_action(state, rng))
+    return state

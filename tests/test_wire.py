@@ -1,0 +1,194 @@
+"""The wire format against the reference dealer's transcripts, a bad-input corpus and fuzzing."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.actions import CALL, Action, ActionKind
+from protocol.errors import ProtocolError
+from protocol.game import load_game
+from protocol.wire import (
+    VERSION_LINE,
+    MatchState,
+    format_match_state,
+    format_response,
+    parse_action,
+    parse_match_state,
+    parse_response,
+    parse_version,
+)
+from tests.conftest import Reference, load_reference, play_random_hand
+
+
+def test_every_reference_line_parses_and_formats_back_byte_identical(reference: Reference):
+    count = 0
+    for line in reference.transcript:
+        parts = line.split(" ", 4)
+        if parts[0] == "TO":
+            state_line = parts[4]
+            assert format_match_state(parse_match_state(state_line, reference.game)) == state_line
+            count += 1
+    assert count > 1000
+
+
+def test_every_reference_response_is_legal_and_its_clamped_action_is_what_the_dealer_played(
+    reference: Reference,
+):
+    """Each FROM action, clamped as the dealer does, equals the action in the dealer's next state."""
+    game = reference.game
+    pending: dict[str, Action] = {}  # the position's expected state -> action
+    checked = 0
+    for line in reference.transcript:
+        parts = line.split(" ", 4)
+        if parts[0] == "FROM":
+            match_state, action = parse_response(parts[4], game)
+            assert match_state.is_my_turn
+            played = match_state.state.clamp(action)
+            after = match_state.state.copy()
+            after.apply(played)
+            pending[after.betting_string()] = played
+        elif parts[0] == "TO" and pending:
+            state = parse_match_state(parts[4], game).state
+            betting = state.betting_string()
+            if betting in pending:
+                history = state.history()
+                assert history[-1][2] == pending.pop(betting)
+                checked += 1
+    assert checked > 500 and not pending
+
+
+def test_version_line():
+    assert parse_version(VERSION_LINE + "\r\n") == (2, 0, 0)
+    with pytest.raises(ProtocolError):
+        parse_version("VERSION:2.0")
+
+
+def test_response_round_trip_and_lenient_actions():
+    game = load_game("holdem-nolimit-2p")
+    state = parse_match_state("MATCHSTATE:1:0::|Jd4c", game)
+    line = format_response(state, Action.raise_to(300))
+    assert line == "MATCHSTATE:1:0::|Jd4c:r300"
+    assert parse_response(line + "\r\n", game)[1] == Action.raise_to(300)
+    assert parse_action("k", game) == CALL and parse_action("F", game).kind is ActionKind.FOLD
+    assert parse_action("b400", game) == Action.raise_to(400)
+    limit = load_game("holdem-limit-2p")
+    assert parse_action("r", limit) == Action(ActionKind.RAISE)
+
+
+HUNL_LINE = "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJc/2d"
+
+BAD_LINES = [
+    "",
+    "MATCHSTATE",
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJc",  # truncated: the turn card is missing
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJc/2",  # truncated card
+    "MATCHSTATE:0:0:cc/r14664c/:6s|/3cKsJc/2d",  # one hole card
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d8c|/3cKsJc/2d",  # three hole cards
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJc/6s",  # duplicate card
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJcQd/2d",  # four flop cards
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|Jd4c/3cKsJc/2d",  # opponent's cards before showdown
+    "MATCHSTATE:0:0:cc/r14664c/:|Jd4c/3cKsJc/2d",  # own cards missing
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d/3cKsJc/2d",  # missing '|'
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d||/3cKsJc/2d",  # too many players
+    "MATCHSTATE:0:0:cc/r14664c:6s8d|/3cKsJc/2d",  # missing '/' after the round
+    "MATCHSTATE:0:0:ccr14664c/:6s8d|/3cKsJc/2d",  # missing '/' between rounds
+    "MATCHSTATE:0:0:c/c/r14664c/:6s8d|/3cKsJc/2d",  # '/' too early
+    "MATCHSTATE:0:0:cc/r100c/:6s8d|/3cKsJc/2d",  # raise below the minimum
+    "MATCHSTATE:0:0:cc/r20001c/:6s8d|/3cKsJc/2d",  # raise above the stack
+    "MATCHSTATE:0:0:cc/rc/:6s8d|/3cKsJc/2d",  # no-limit raise without size
+    "MATCHSTATE:0:0:cc/r14664x/:6s8d|/3cKsJc/2d",  # unknown action
+    "MATCHSTATE:0:0:f/:6s8d|/3cKsJc",  # betting after the hand ended
+    "MATCHSTATE:0:0:cc/r14664c/ccc:6s8d|/3cKsJc/2d",  # missing '/' before the river action
+    "MATCHSTATE:0:0:cc/r99999999999999999999c/:6s8d|/3cKsJc/2d",  # huge number
+    "MATCHSTATE:2:0:cc/r14664c/:6s8d|/3cKsJc/2d",  # position out of range
+    "MATCHSTATE:-1:0::6s8d|",  # negative position
+    "MATCHSTATE:0:99999999999:cc/r14664c/:6s8d|/3cKsJc/2d",  # hand number too large
+    "MATCHSTATE:00:0::6s8d|",  # non-canonical number
+    "MATCHSTATE:0:0:cc/r14664c/:6s8d|/3cKsJc/2d:extra",  # extra field
+    "MATCHSTATE;0;0;;6s8d|",  # wrong separators
+    "matchstate:0:0::6s8d|",  # wrong case
+    "MATCHSTATE:0:0::6s8d|\x00",
+    "MATCHSTATE:0:0::6s8d| ",
+    "MATCHSTATE:0:0::6s8é|",  # non-ASCII
+    "MATCHSTATE:0:0::6s8d|" + "x" * 100_000,  # 100 KB line
+    "MATCHSTATE:0:0:" + "c" * 5000 + ":6s8d|",
+    "MATCHSTATE:0:0::1s8d|",  # not a card
+    "MATCHSTATE:0:0::6S8D|",  # wrong case suit
+    " MATCHSTATE:0:0::6s8d|",
+]
+
+
+@pytest.mark.parametrize("line", BAD_LINES, ids=range(len(BAD_LINES)))
+def test_bad_lines_raise_protocol_error_and_nothing_else(line):
+    game = load_game("holdem-nolimit-2p")
+    with pytest.raises(ProtocolError):
+        parse_match_state(line, game)
+
+
+def test_cards_outside_a_small_deck_are_rejected():
+    with pytest.raises(ProtocolError, match="not in this game's deck"):
+        parse_match_state("MATCHSTATE:0:0::2c|", load_game("kuhn"))
+
+
+def test_error_messages_say_where():
+    game = load_game("holdem-nolimit-2p")
+    with pytest.raises(ProtocolError, match=r"offset 18: illegal action r100"):
+        parse_match_state("MATCHSTATE:0:0:cc/r100c/:6s8d|/3cKsJc/2d", game)
+
+
+def test_the_good_line_of_the_corpus_parses():
+    state = parse_match_state(HUNL_LINE, load_game("holdem-nolimit-2p"))
+    assert state.state.round == 2 and state.state.current_player == 0 and state.is_my_turn
+    assert state.state.spent == [14664, 14664]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(max_size=120))
+def test_fuzz_arbitrary_text_only_ever_raises_protocol_error(text):
+    for name in ("holdem-nolimit-2p", "leduc", "holdem-limit-3p"):
+        try:
+            parse_match_state("MATCHSTATE:" + text, load_game(name))
+            parse_response(text, load_game(name))
+        except ProtocolError:
+            pass
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.data())
+def test_fuzz_mutated_real_lines_only_ever_raise_protocol_error(data):
+    reference = load_reference("nolimit3p_s14")
+    lines = [line.split(" ", 4)[4] for line in reference.transcript[:400] if line.startswith("TO ")]
+    line = data.draw(st.sampled_from(lines))
+    position = data.draw(st.integers(0, len(line)))
+    insert = data.draw(st.text(alphabet="0123456789rcf/|:AKQsdhc ", max_size=4))
+    cut = data.draw(st.integers(0, 3))
+    mutated = line[:position] + insert + line[position + cut :]
+    try:
+        parsed = parse_match_state(mutated, reference.game)
+    except ProtocolError:
+        return
+    assert format_match_state(parsed) == mutated
+
+
+@pytest.mark.parametrize("name", ["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p"])
+def test_format_parse_round_trip_over_random_play(name):
+    game = load_game(name)
+    rng = random.Random(11)
+    for hand_number in range(150):
+        final = play_random_hand(game, rng)
+        # Replay the hand, formatting every position's view after every action.
+        from protocol.hand import HandState
+
+        state = HandState(game, final.hole_cards, final.board_cards)
+        actions = [action for _, _, action in final.history()]
+        for step in range(len(actions) + 1):
+            for position in range(game.num_players):
+                view = MatchState(position, hand_number, state.view(position))
+                line = format_match_state(view)
+                again = parse_match_state(line, game)
+                assert format_match_state(again) == line
+                assert again.state.betting_string() == state.betting_string()
+            if step < len(actions):
+                state.apply(actions[step])
