@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import typer
 
+from bot.dealer_cli import DEALER_CONTEXT, dealer
+from bot.game_cli import game_app
 from bot.log_cli import log_app
+from bot.match_cli import MATCH_CONTEXT_SETTINGS, match_command
+from bot.play_cli import play
 
 app = typer.Typer(
     name="pokerbot",
@@ -19,6 +23,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(log_app, name="log")
+app.add_typer(game_app, name="game")
+app.command("match", context_settings=MATCH_CONTEXT_SETTINGS)(match_command)
+app.command("dealer", context_settings=DEALER_CONTEXT)(dealer)
+app.command("play")(play)
 
 
 def main() -> None:

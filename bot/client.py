@@ -1,0 +1,351 @@
+"""The player: connect to a dealer seat and play a strategy until the dealer closes.
+
+:func:`play_match` connects (retrying with back-off for up to ``connect_timeout`` seconds,
+since a bot in a container may start before its dealer), sends the version line, answers
+every request of the dealer through :class:`~protocol.session.ClientSession` and calls
+``strategy.observe`` with the final view of every hand. A match ends normally when the
+dealer closes the connection between two hands.
+
+Time. Each decision gets a budget, in seconds, derived from the ACPC limits the dealer
+enforces (:class:`~protocol.session.TimeLimits`: one response, a hand's total, and the
+average per hand over the match, counted over the hands started so far), minus a safety
+margin for the network (5 %, at least 50 ms), and capped by ``time_per_action`` when given.
+The strategy's ``decide`` runs in a worker thread (:func:`asyncio.to_thread`) with that
+deadline and is cut off by :func:`asyncio.wait_for` shortly after it.
+
+Fallback rule. When the strategy raises, runs out of time, returns an illegal action, or is
+still busy with an earlier call that overran (a thread cannot be stopped, and strategies
+are not assumed to be thread-safe), the client sends ``c``: a check when nothing is owed,
+otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is logged
+(structlog, event ``fallback``) and counted in :attr:`ClientResult.fallbacks`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import logging
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import structlog
+from websockets.exceptions import InvalidHandshake, InvalidStatus
+
+from bot.transport import LineConnection, LineTooLongError, open_tcp, open_websocket
+from protocol.actions import Action
+from protocol.errors import ProtocolError
+from protocol.game import Game
+from protocol.session import (
+    ActionRequired,
+    ClientSession,
+    HandFinished,
+    Ignored,
+    StateUpdate,
+    TimeLimits,
+    safe_action,
+)
+from protocol.wire import MatchState
+from strategies.base import Strategy
+
+_T = TypeVar("_T")
+_MARGIN_FRACTION = 0.05
+_MARGIN_MIN_SECONDS = 0.05
+_SOFT_FRACTION = 0.9
+"""Without ``time_per_action`` the strategy's deadline is this share of the hard budget."""
+_RETRY_FIRST_SECONDS = 0.05
+_RETRY_MAX_SECONDS = 1.0
+
+
+class DealerConnectionError(ConnectionError):
+    """The dealer could not be reached in time, or refused the connection."""
+
+
+class StrategyBusyError(RuntimeError):
+    """The strategy is still running an earlier call that overran its deadline."""
+
+
+@dataclass(frozen=True)
+class ClientResult:
+    """How a match went for this player: hands finished, fallback actions sent, and the
+    reason when the match did not end normally (None when it did)."""
+
+    hands_played: int
+    fallbacks: int
+    error: str | None = None
+
+
+class DecisionClock:
+    """Time budgets for decisions, in seconds, from the ACPC limits and an optional cap."""
+
+    def __init__(self, limits: TimeLimits | None = None, time_per_action: float | None = None) -> None:
+        if time_per_action is not None and time_per_action <= 0:
+            raise ValueError(f"time per action must be positive, got {time_per_action} s")
+        self.limits = limits or TimeLimits()
+        self.time_per_action = time_per_action
+        self.hands_started = 0
+        self.hand_seconds = 0.0
+        self.match_seconds = 0.0
+
+    def start_hand(self) -> None:
+        """A new hand began: its own budget starts afresh and the match bank grows."""
+        self.hands_started += 1
+        self.hand_seconds = 0.0
+
+    def available(self) -> float:
+        """Seconds the dealer allows for the next response (before any margin)."""
+        limits = self.limits
+        return min(
+            limits.response_ms / 1000,
+            limits.hand_ms / 1000 - self.hand_seconds,
+            limits.per_hand_ms / 1000 * max(1, self.hands_started) - self.match_seconds,
+        )
+
+    def budget(self) -> tuple[float, float]:
+        """(soft, hard) seconds for the next decision: the strategy's deadline, and the cut-off."""
+        available = self.available()
+        hard = max(0.0, available - max(_MARGIN_MIN_SECONDS, _MARGIN_FRACTION * available))
+        cap = self.time_per_action
+        if cap is None:
+            return hard * _SOFT_FRACTION, hard
+        return min(cap, hard), min(hard, cap * 1.1 + 0.02)
+
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` spent answering one request."""
+        self.hand_seconds += seconds
+        self.match_seconds += seconds
+
+
+class StrategyWorker:
+    """Runs a strategy's calls in a worker thread, one call at a time."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Future[Any] | None = None
+
+    @property
+    def busy(self) -> bool:
+        """True while an earlier call (one that overran its timeout) still runs."""
+        return self._task is not None and not self._task.done()
+
+    async def run(self, function: Callable[..., _T], *args: Any, timeout: float | None) -> _T:
+        """``function(*args)`` in a thread, waited for at most ``timeout`` seconds.
+
+        Raises :class:`StrategyBusyError` if the previous call still runs, TimeoutError when
+        the time is up (the call goes on in its thread), or what ``function`` raised.
+        """
+        if self.busy:
+            raise StrategyBusyError("the strategy is still busy with an earlier call")
+        task = asyncio.ensure_future(asyncio.to_thread(function, *args))
+        task.add_done_callback(_consume)
+        self._task = task
+        return await asyncio.wait_for(asyncio.shield(task), timeout)
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieve an abandoned call's exception so asyncio does not report it as lost."""
+    if not task.cancelled():
+        task.exception()
+
+
+class _Player:
+    """Plays one connection: reads states, decides, replies, observes."""
+
+    def __init__(
+        self, connection: LineConnection, game: Game, strategy: Strategy, clock: DecisionClock,
+        log: structlog.typing.FilteringBoundLogger,
+    ) -> None:
+        self.connection = connection
+        self.session = ClientSession(game)
+        self.strategy = strategy
+        self.clock = clock
+        self.log = log
+        self.worker = StrategyWorker()
+        self.fallbacks = 0
+        self.hand_number: int | None = None
+        self.in_hand = False
+        self.dealer_error: str | None = None
+
+    def _new_state(self, view: MatchState) -> None:
+        if view.hand_number != self.hand_number or not self.in_hand:
+            self.hand_number = view.hand_number
+            self.in_hand = True
+            self.clock.start_hand()
+
+    async def run(self) -> ClientResult:
+        connection, session, log = self.connection, self.session, self.log
+        await connection.send_lines([session.hello()])
+        error: str | None = None
+        while True:
+            try:
+                line = await connection.read_line()
+            except (LineTooLongError, ConnectionError) as problem:
+                error = f"connection to the dealer failed: {problem}"
+                break
+            if line is None:
+                break
+            received = time.monotonic()
+            try:
+                event = session.receive(line)
+            except ProtocolError as problem:
+                log.warning("bad_line", error=str(problem), line=line[:200])
+                continue
+            if isinstance(event, ActionRequired):
+                self._new_state(event.view)
+                action = await self._decide(event.view)
+                await connection.send_lines([session.respond(event.view, action)])
+                self.clock.charge(time.monotonic() - received)
+            elif isinstance(event, StateUpdate):
+                self._new_state(event.view)
+            elif isinstance(event, HandFinished):
+                self.in_hand = False
+                await self._observe(event.view)
+            elif isinstance(event, Ignored) and event.reason.startswith("comment"):
+                log.info("dealer_comment", text=line)
+                if line.lstrip("#; ").lower().startswith("error"):
+                    self.dealer_error = line.lstrip("#; ")
+        if error is None:
+            if self.in_hand:
+                error = f"the dealer closed the connection in the middle of hand {self.hand_number}"
+            elif session.hands_finished == 0:
+                error = f"the dealer closed the connection before the first hand ({self.dealer_error or 'no reason given'})"
+        return ClientResult(session.hands_finished, self.fallbacks, error)
+
+    async def _decide(self, view: MatchState) -> Action:
+        soft, hard = self.clock.budget()
+        if hard <= 0:
+            return self._fallback(view, "no time left under the ACPC limits")
+        if os.environ.get("INLINE"):
+            return self.strategy.decide(view, 0)
+        if os.environ.get("SYNC"):
+            import concurrent.futures
+            if not hasattr(self, "_ex"):
+                self._ex = concurrent.futures.ThreadPoolExecutor(1)
+            cf = self._ex.submit(self.strategy.decide, view, 0)
+            return cf.result(timeout=1)
+        try:
+            action = await self.worker.run(
+                self.strategy.decide, view, time.monotonic() + soft, timeout=hard
+            )
+        except StrategyBusyError as problem:
+            return self._fallback(view, str(problem))
+        except TimeoutError:
+            return self._fallback(view, f"the strategy did not answer within {hard:.3f} s")
+        except Exception as problem:  # noqa: BLE001 - a strategy may raise anything
+            return self._fallback(view, f"the strategy raised {type(problem).__name__}: {problem}")
+        if not isinstance(action, Action) or not view.state.can(action):
+            return self._fallback(view, f"the strategy chose an illegal action {action!r}")
+        return action
+
+    def _fallback(self, view: MatchState, reason: str) -> Action:
+        self.fallbacks += 1
+        action = safe_action(view)
+        self.log.warning(
+            "fallback", hand=view.hand_number, betting=view.state.betting_string(),
+            action=str(action), reason=reason,
+        )
+        return action
+
+    async def _observe(self, view: MatchState) -> None:
+        _, hard = self.clock.budget()
+        try:
+            await self.worker.run(self.strategy.observe, view, timeout=max(hard, _MARGIN_MIN_SECONDS))
+        except StrategyBusyError:
+            self.log.warning("observe_skipped", hand=view.hand_number, reason="strategy busy")
+        except TimeoutError:
+            self.log.warning("observe_timeout", hand=view.hand_number)
+        except Exception as problem:  # noqa: BLE001 - a strategy may raise anything
+            self.log.warning("observe_failed", hand=view.hand_number, error=f"{type(problem).__name__}: {problem}")
+
+
+def client_logger() -> Any:
+    """The client's structlog logger: the configured one when the application configured
+    structlog (as ``pokerbot play`` does), else warnings and errors only, on standard error."""
+    if structlog.is_configured():
+        return structlog.get_logger("pokerbot.client")
+    return structlog.wrap_logger(
+        structlog.PrintLogger(sys.stderr),
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.dev.ConsoleRenderer(colors=False),
+        ],
+    )
+
+
+async def connect(
+    host: str, port: int, *, websocket_url: str | None = None, token: str | None = None,
+    connect_timeout: float = 10.0,
+) -> LineConnection:
+    """Connect to a dealer seat, retrying with back-off for up to ``connect_timeout`` seconds.
+
+    Raises :class:`DealerConnectionError` when time is up or the dealer refuses the
+    WebSocket handshake (for instance a wrong token: HTTP 401).
+    """
+    where = websocket_url or f"{host}:{port}"
+    log = client_logger().bind(dealer=where)
+    deadline = time.monotonic() + connect_timeout
+    delay = _RETRY_FIRST_SECONDS
+    while True:
+        remaining = deadline - time.monotonic()
+        try:
+            if websocket_url is not None:
+                return await open_websocket(websocket_url, token, open_timeout=max(remaining, 0.01))
+            return await asyncio.wait_for(open_tcp(host, port), max(remaining, 0.01))
+        except InvalidStatus as problem:
+            status = problem.response.status_code
+            raise DealerConnectionError(
+                f"the dealer at {where} refused the WebSocket connection: HTTP {status}"
+                + (" (missing or wrong token)" if status == 401 else "")
+            ) from None
+        except InvalidHandshake as problem:
+            raise DealerConnectionError(f"WebSocket handshake with {where} failed: {problem}") from None
+        except (OSError, TimeoutError) as problem:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise DealerConnectionError(
+                    f"could not connect to the dealer at {where} within {connect_timeout:g} s: {problem or 'timed out'}"
+                ) from None
+            log.debug("connect_retry", error=str(problem), delay=delay)
+            await asyncio.sleep(min(delay, remaining))
+            delay = min(delay * 2, _RETRY_MAX_SECONDS)
+
+
+async def play_match(
+    host: str,
+    port: int,
+    game: Game,
+    strategy: Strategy,
+    *,
+    websocket_url: str | None = None,
+    token: str | None = None,
+    time_per_action: float | None = None,
+    connect_timeout: float = 10.0,
+    limits: TimeLimits | None = None,
+) -> ClientResult:
+    """Play ``strategy`` in one match at ``host:port`` (or ``websocket_url``) until it ends.
+
+    ``time_per_action`` caps each decision, in seconds; ``limits`` are the dealer's ACPC
+    limits (default: the reference defaults). Raises :class:`DealerConnectionError` when the
+    dealer cannot be reached; every other problem ends up in :attr:`ClientResult.error`.
+    """
+    connection = await connect(
+        host, port, websocket_url=websocket_url, token=token, connect_timeout=connect_timeout
+    )
+    log = client_logger().bind(dealer=websocket_url or f"{host}:{port}")
+    log.info("connected", strategy=strategy.name)
+    clock = DecisionClock(limits, time_per_action)
+    try:
+        result = await _Player(connection, game, strategy, clock, log).run()
+    finally:
+        await connection.close()
+    log.info("match_over", hands=result.hands_played, fallbacks=result.fallbacks, error=result.error)
+    return result
+
+
+__all__ = [
+    "ClientResult", "DealerConnectionError", "DecisionClock", "StrategyBusyError",
+    "StrategyWorker", "connect", "play_match",
+]

@@ -1,0 +1,394 @@
+"""The match server: the reference ACPC dealer's behaviour over TCP or WebSocket.
+
+:func:`serve_match` listens on one port per seat, waits for every seat to connect and send
+its version line, then plays the match through :class:`~protocol.session.DealerSession`
+(which holds all the rules) and carries out its events:
+
+* ``TO``/``FROM`` transcript lines on standard error (unless ``quiet``), as
+  ``TO <seat> at <unix seconds> <line>``; warnings and errors always go to standard error;
+* ``MATCHNAME.log`` in ``output_dir``: ``#`` header lines, one ``STATE`` line per hand
+  (flushed after every hand, so a crash loses no finished hand) and the ``SCORE`` line.
+
+One connection per seat: a second connection to a taken seat gets a ``# error: ...`` comment
+line and is closed. A timeout, a disconnect, an over-long line or too many invalid actions
+end the match; :attr:`MatchResult.error` says why and the log keeps every finished hand.
+With ``websocket`` the seats speak WebSocket (one line per message) and, with a ``token``,
+require it as ``Authorization: Bearer <token>`` or a ``token`` query parameter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from websockets.asyncio.server import Server as WebSocketServer
+
+from bot.transport import LineConnection, LineTooLongError, start_tcp_server, start_websocket_server
+from protocol.errors import ProtocolError
+from protocol.game import Game
+from protocol.session import (
+    DealerEvent,
+    DealerSession,
+    DealerWarning,
+    HandLogged,
+    MatchAborted,
+    MatchFinished,
+    Send,
+    TimeLimits,
+    check_version,
+    log_header,
+)
+from protocol.wire import is_comment
+
+_SECONDS_REPORT_EVERY = 100
+"""The reference dealer prints each seat's time used after every 100th hand."""
+_SHUTDOWN_GRACE_SECONDS = 2.0
+
+
+class DealerConfig(BaseModel):
+    """Everything a match needs. Times in milliseconds, amounts in chips.
+
+    ``ports`` gives one port per seat (0 = chosen by the OS; None = all 0).
+    ``max_invalid`` is how many invalid or malformed actions a seat may make (each turned
+    into a call); one more ends the match; None = no limit (the reference's default).
+    ``game_label`` is how the log header names the game (the reference prints its file).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    match_name: str = Field(min_length=1)
+    game: Game
+    hands: int = Field(ge=0)
+    seed: int = Field(ge=0, le=2**32 - 1)
+    names: list[str]
+    fixed_seats: bool = False
+    ports: list[int] | None = None
+    host: str = "127.0.0.1"
+    quiet: bool = True
+    write_log: bool = True
+    append_log: bool = False
+    output_dir: Path = Path(".")
+    t_response_ms: float = Field(default=600_000, gt=0)
+    t_hand_ms: float = Field(default=600_000, gt=0)
+    t_per_hand_ms: float = Field(default=7_000, gt=0)
+    start_timeout_ms: float | None = Field(default=None, gt=0)
+    websocket: bool = False
+    token: str | None = None
+    max_invalid: int | None = Field(default=None, ge=0)
+    game_label: str = "game"
+
+    @model_validator(mode="after")
+    def _check(self) -> DealerConfig:
+        players = self.game.num_players
+        if len(self.names) != players:
+            raise ValueError(f"{len(self.names)} player names given, the game has {players} players")
+        if self.ports is not None:
+            if len(self.ports) != players:
+                raise ValueError(f"{len(self.ports)} ports given, the game has {players} seats")
+            for port in self.ports:
+                if not 0 <= port <= 65535:
+                    raise ValueError(f"port {port} is out of range 0..65535")
+        if self.token is not None and not self.websocket:
+            raise ValueError("a token needs the WebSocket transport (websocket=True)")
+        return self
+
+    @property
+    def limits(self) -> TimeLimits:
+        """The time limits in force."""
+        return TimeLimits(self.t_response_ms, self.t_hand_ms, self.t_per_hand_ms)
+
+    @property
+    def log_path(self) -> Path:
+        """Where ``MATCHNAME.log`` goes."""
+        return self.output_dir / f"{self.match_name}.log"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a match ended. Chips; ``per_hand_values[i]`` is hand ``i``'s value by name."""
+
+    totals: dict[str, float]
+    hands_played: int
+    log_path: Path | None
+    error: str | None
+    per_hand_values: list[dict[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    seat: int
+    text: str
+    monotonic: float
+    wall: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Gone:
+    seat: int
+    reason: str
+
+
+def _stamp(wall: float) -> str:
+    return f"{wall:.6f}"
+
+
+class _Match:
+    """One running match: listeners, seats, the session, the log and the transcript."""
+
+    def __init__(self, config: DealerConfig, on_hand: Callable[[int], None] | None) -> None:
+        self.config = config
+        self.on_hand = on_hand
+        self.session = DealerSession(
+            config.game, config.hands, config.seed, config.names,
+            fixed_seats=config.fixed_seats, max_invalid=config.max_invalid, limits=config.limits,
+        )
+        seats = config.game.num_players
+        self.connections: list[LineConnection | None] = [None] * seats
+        self.ready = [False] * seats
+        self.all_ready = asyncio.Event()
+        self.incoming: asyncio.Queue[_Line | _Gone] = asyncio.Queue()
+        self.over = False
+        self.handlers: set[asyncio.Task[None]] = set()
+        self.log: TextIO | None = None
+        self.error: str | None = None
+
+    # ------------------------------------------------------------ messages
+    def _stderr(self, lines: list[str]) -> None:
+        if lines:
+            sys.stderr.write("".join(f"{line}\n" for line in lines))
+            sys.stderr.flush()
+
+    def warn(self, message: str) -> None:
+        """A warning on standard error (printed even when quiet)."""
+        self._stderr([f"WARNING: {message}"])
+
+    # ------------------------------------------------------------ seats
+    async def admit(self, seat: int, connection: LineConnection) -> None:
+        """Run one accepted connection to ``seat``: version line, then its lines until it closes."""
+        if self.connections[seat] is not None or self.over:
+            why = "the match is over" if self.over else f"seat {seat + 1} is already taken"
+            self.warn(f"refused a connection to seat {seat + 1} from {connection.peer}: {why}")
+            with contextlib.suppress(ConnectionError):
+                await connection.send_lines([f"# error: {why}"])
+            await connection.close(why)
+            return
+        self.connections[seat] = connection
+        task = asyncio.current_task()
+        assert task is not None
+        self.handlers.add(task)
+        try:
+            if await self._hello(seat, connection):
+                await self._pump(seat, connection)
+        finally:
+            self.handlers.discard(task)
+
+    async def _hello(self, seat: int, connection: LineConnection) -> bool:
+        """Read the version line; on failure free the seat again and return False."""
+        problem = ""
+        try:
+            line = await connection.read_line()
+            while line is not None and (not line.strip() or is_comment(line)):
+                line = await connection.read_line()
+            if line is None:
+                problem = "closed the connection before sending its version"
+            else:
+                check_version(line)
+        except (ProtocolError, ConnectionError) as error:
+            problem = f"bad version line: {error}"
+        if problem:
+            self.warn(f"seat {seat + 1} ({connection.peer}) {problem}; the seat is free again")
+            with contextlib.suppress(ConnectionError):
+                await connection.send_lines([f"# error: {problem}"])
+            self.connections[seat] = None
+            return False
+        self.ready[seat] = True
+        if all(self.ready):
+            self.all_ready.set()
+        return True
+
+    async def _pump(self, seat: int, connection: LineConnection) -> None:
+        """Queue every line of ``seat`` for the match loop, then how the connection ended."""
+        loop = asyncio.get_running_loop()
+        put = self.incoming.put_nowait
+        reason = "closed the connection"
+        while not self.over:
+            try:
+                line = await connection.read_line()
+            except LineTooLongError as error:
+                reason = f"sent an over-long line: {error}"
+                break
+            except ConnectionError as error:
+                reason = f"lost the connection ({error})"
+                break
+            if line is None:
+                break
+            put(_Line(seat, line, loop.time(), time.time()))
+        put(_Gone(seat, reason))
+
+    # ------------------------------------------------------------ events
+    async def carry_out(self, events: list[DealerEvent]) -> None:
+        """Send, log and report ``events`` in order; a failed send ends the match."""
+        config, session = self.config, self.session
+        transcript = not config.quiet
+        err: list[str] = []
+        sends: dict[int, list[str]] = {}
+        for event in events:
+            if isinstance(event, Send):
+                sends.setdefault(event.seat, []).append(event.line)
+                if transcript:
+                    err.append(f"TO {event.seat + 1} at {_stamp(time.time())} {event.line}")
+            elif isinstance(event, HandLogged):
+                if self.log is not None:
+                    self.log.write(event.line + "\n")
+                    self.log.flush()
+                if transcript and event.hand_number % _SECONDS_REPORT_EVERY == 0:
+                    err.extend(
+                        f"Seconds cumulatively spent in match for seat {seat}: {int(used)}"
+                        for seat, used in enumerate(session.match_seconds)
+                    )
+                if self.on_hand is not None:
+                    self.on_hand(event.hand_number)
+            elif isinstance(event, DealerWarning):
+                err.append(f"WARNING: {event.message}")
+            elif isinstance(event, MatchFinished):
+                if self.log is not None:
+                    self.log.write(event.score_line + "\n")
+                    self.log.flush()
+            elif isinstance(event, MatchAborted):
+                self.error = event.reason
+                err.append(f"ERROR: {event.reason}")
+        self._stderr(err)
+        for seat, lines in sends.items():
+            connection = self.connections[seat]
+            assert connection is not None
+            try:
+                async with asyncio.timeout(config.t_response_ms / 1000):
+                    await connection.send_lines(lines)
+            except (ConnectionError, TimeoutError) as error:
+                why = "stopped reading" if isinstance(error, TimeoutError) else f"lost the connection ({error})"
+                await self.carry_out(session.disconnect(seat, why))
+                return
+
+    # ------------------------------------------------------------ the match
+    async def play(self) -> None:
+        """Wait for every seat, then run the session until the match ends."""
+        config, session = self.config, self.session
+        loop = asyncio.get_running_loop()
+        try:
+            timeout = None if config.start_timeout_ms is None else config.start_timeout_ms / 1000
+            async with asyncio.timeout(timeout):
+                await self.all_ready.wait()
+        except TimeoutError:
+            missing = ", ".join(
+                f"seat {seat + 1} ({name})" for seat, name in enumerate(config.names) if not self.ready[seat]
+            )
+            self.error = f"start timeout: after {config.start_timeout_ms:g} ms, still waiting for {missing}"
+            self._stderr([f"ERROR: {self.error}"])
+            return
+        if not config.quiet:
+            self._stderr([f"STARTED at {_stamp(time.time())}"])
+        await self.carry_out(session.start(loop.time()))
+        while not session.finished:
+            try:
+                async with asyncio.timeout_at(session.deadline()):
+                    item = await self.incoming.get()
+            except TimeoutError:
+                events = session.timeout(loop.time())
+            else:
+                if isinstance(item, _Line):
+                    if not config.quiet:
+                        self._stderr([f"FROM {item.seat + 1} at {_stamp(item.wall)} {item.text}"])
+                    events = session.receive(item.seat, item.text, item.monotonic)
+                else:
+                    events = session.disconnect(item.seat, item.reason)
+            await self.carry_out(events)
+        if not config.quiet and session.error is None:
+            self._stderr([f"FINISHED at {_stamp(time.time())}"])
+
+    def open_log(self) -> None:
+        """Create ``MATCHNAME.log`` and write its header."""
+        config = self.config
+        path = config.log_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
+        header = log_header(
+            config.match_name, config.game_label, config.hands, config.seed, config.limits,
+            config.start_timeout_ms,
+        )
+        self.log.write("".join(f"{line}\n" for line in header))
+        self.log.flush()
+        if not config.quiet:
+            self._stderr(header)
+
+    async def shut_down(self) -> None:
+        """Close every connection and wait (briefly) for their handlers to finish."""
+        self.over = True
+        for connection in self.connections:
+            if connection is not None:
+                with contextlib.suppress(ConnectionError, OSError):
+                    await connection.close()
+        if self.handlers:
+            await asyncio.wait(set(self.handlers), timeout=_SHUTDOWN_GRACE_SECONDS)
+        if self.log is not None:
+            self.log.close()
+
+
+async def serve_match(
+    config: DealerConfig,
+    on_ports: Callable[[list[int]], None] | None = None,
+    on_hand: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Run one match as the reference dealer does and return how it ended.
+
+    ``on_ports`` gets the seat ports (in seat order) once every seat is listening;
+    ``on_hand`` gets each hand number once its log line is written. Errors of the match
+    (timeouts, disconnects, invalid actions, start timeout) are in :attr:`MatchResult.error`;
+    an OSError is raised only when a port cannot be bound or the log cannot be written.
+    """
+    match = _Match(config, on_hand)
+    closers: list[asyncio.Server | WebSocketServer] = []
+    try:
+        ports = []
+        wanted = config.ports or [0] * config.game.num_players
+        for seat, port in enumerate(wanted):
+            handler = functools.partial(match.admit, seat)
+            if config.websocket:
+                ws_server, bound = await start_websocket_server(
+                    config.host, port, handler, config.token, on_refused=match.warn
+                )
+                closers.append(ws_server)
+            else:
+                tcp_server, bound = await start_tcp_server(config.host, port, handler)
+                closers.append(tcp_server)
+            ports.append(bound)
+        if config.write_log:
+            match.open_log()
+        if on_ports is not None:
+            on_ports(ports)
+        await match.play()
+    finally:
+        for server in closers:
+            server.close()
+        await match.shut_down()
+        for server in closers:
+            with contextlib.suppress(TimeoutError, OSError):
+                await asyncio.wait_for(server.wait_closed(), _SHUTDOWN_GRACE_SECONDS)
+    session = match.session
+    return MatchResult(
+        totals=dict(session.totals),
+        hands_played=session.hands_played,
+        log_path=config.log_path if config.write_log else None,
+        error=match.error,
+        per_hand_values=list(session.per_hand_values),
+    )
+
+
+__all__ = ["DealerConfig", "MatchResult", "serve_match"]

@@ -1,0 +1,103 @@
+"""``pokerbot play``: connect a strategy to a dealer seat and play the match.
+
+Exit status: 0 when the match ended normally (the dealer closed the connection between
+hands), 1 when the dealer could not be reached or the match broke off, 2 on bad usage
+(unknown game or strategy, no port). Logs go to standard error, as console lines or JSON
+lines (``--log-format json``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from enum import Enum
+
+import structlog
+import typer
+
+from bot.client import DealerConnectionError, play_match
+from protocol.errors import GameDefinitionError
+from protocol.game import load_game
+from strategies.base import UnknownStrategyError
+
+
+class LogFormat(str, Enum):
+    """How log events are printed."""
+
+    console = "console"
+    json = "json"
+
+
+def configure_logging(log_format: LogFormat, level: int = logging.INFO) -> None:
+    """Send structlog events at ``level`` and above to standard error in ``log_format``."""
+    renderer: structlog.typing.Processor = (
+        structlog.processors.JSONRenderer()
+        if log_format is LogFormat.json
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+def play(
+    game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
+    strategy: str = typer.Option(..., "--strategy", "-s", help="A registered strategy name, e.g. always-call."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
+    port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
+    ws: str | None = typer.Option(None, "--ws", help="Connect by WebSocket to this URL instead, e.g. ws://host:port/."),
+    token: str | None = typer.Option(None, "--token", help="WebSocket token, sent as 'Authorization: Bearer <token>'."),
+    time_per_action: float | None = typer.Option(
+        None, "--time-per-action", help="Cap on each decision, in seconds (default: the ACPC limits)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the strategy's randomness."),
+    log_format: LogFormat = typer.Option(LogFormat.console, "--log-format", help="console or json."),
+    connect_timeout: float = typer.Option(
+        10.0, "--connect-timeout", help="Keep retrying to connect for this many seconds."
+    ),
+) -> None:
+    """Play STRATEGY at a dealer seat until the dealer closes the connection."""
+    configure_logging(log_format)
+    log = structlog.get_logger("pokerbot.play")
+    errors = typer.echo
+    try:
+        game_definition = load_game(game)
+    except GameDefinitionError as error:
+        errors(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    from strategies.registry import default_registry  # noqa: PLC0415 - keeps start-up light
+
+    try:
+        player = default_registry().create(strategy, game_definition, seed)
+    except UnknownStrategyError as error:
+        errors(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if ws is None and port is None:
+        errors("error: give the seat's --port (or a --ws URL)", err=True)
+        raise typer.Exit(2)
+    if token is not None and ws is None:
+        errors("error: --token needs --ws (tokens are a WebSocket feature)", err=True)
+        raise typer.Exit(2)
+    try:
+        result = asyncio.run(
+            play_match(
+                host, port or 0, game_definition, player, websocket_url=ws, token=token,
+                time_per_action=time_per_action, connect_timeout=connect_timeout,
+            )
+        )
+    except DealerConnectionError as error:
+        log.error("connect_failed", error=str(error))
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    if result.error is not None:
+        log.error("match_failed", error=result.error, hands=result.hands_played)
+        raise typer.Exit(1)

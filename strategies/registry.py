@@ -1,0 +1,30 @@
+"""The registry of every built-in strategy, by the name used on the command line."""
+
+from __future__ import annotations
+
+from strategies.base import Strategy, StrategyInfo, StrategyRegistry
+from strategies.baselines import (
+    AlwaysAllIn,
+    AlwaysCall,
+    AlwaysFold,
+    AlwaysRaise,
+    PushFold,
+    RandomPlayer,
+)
+
+_SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
+    (AlwaysCall, "Checks or calls every time."),
+    (AlwaysFold, "Folds whenever it may, checks when checking is free."),
+    (AlwaysRaise, "Makes the minimum (or the limit) raise; calls when it cannot raise."),
+    (AlwaysAllIn, "Raises all-in (or the limit raise); calls when it cannot raise."),
+    (RandomPlayer, "The ACPC example player: fold 6 %, call 47 %, raise 47 %, uniform sizes."),
+    (PushFold, "All-in or fold from an equity-ranked hand chart sized by effective stack."),
+)
+
+
+def default_registry() -> StrategyRegistry:
+    """A new registry holding every built-in strategy, each with a one-line summary."""
+    registry = StrategyRegistry()
+    for cls, summary in _SUMMARIES:
+        registry.register(StrategyInfo(name=cls.name, factory=cls, summary=summary))
+    return registry

@@ -1,0 +1,252 @@
+"""Matches: the in-process engine against the rules, logs, determinism, duplicate mode,
+statistics, the ``pokerbot match`` command and (when the dealer exists) loopback."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.match import (
+    MatchConfigError,
+    MatchError,
+    make_plan,
+    play_plan,
+    run_inprocess_match,
+    strategy_seed,
+    unique_names,
+)
+from bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
+from protocol.actions import Action, ActionKind
+from protocol.dealing import Dealer
+from protocol.game import Game, load_game
+from protocol.hand import HandState
+from protocol.matchlog import check_log, parse_state_line
+from protocol.wire import MatchState
+from strategies.base import Strategy
+from strategies.registry import default_registry
+
+REGISTRY = default_registry()
+
+
+def create(strategies: list[str], game: Game, seed: int = 1) -> list[Strategy]:
+    names = unique_names(strategies)
+    return [REGISTRY.create(strategy, game, strategy_seed(seed, name)) for strategy, name in zip(strategies, names)]
+
+
+def expected_values(game: Game, seed: int, hands: int, strategies: list[Strategy],
+                    names: list[str]) -> list[dict[str, float]]:
+    """Per-hand values by name, played directly on the engine (deterministic strategies)."""
+    dealer = Dealer(game, seed)
+    n = game.num_players
+    result = []
+    for hand_number in range(hands):
+        deal = dealer.deal()
+        state = HandState(game, deal.hole_cards, deal.board_cards)
+        while not state.finished:
+            p = state.current_player
+            assert p is not None
+            view = MatchState(p, hand_number, state.view(p))
+            state.apply(strategies[(p + hand_number) % n].decide(view, math.inf))
+        result.append({names[(p + hand_number) % n]: v for p, v in enumerate(state.values())})
+    return result
+
+
+@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "kuhn3p", "holdem-limit-3p"])
+def test_inprocess_values_are_the_engines(game_name: str) -> None:
+    game = load_game(game_name)
+    strategy_names = ["always-raise", "always-call", "always-fold"][: game.num_players]
+    outcome = run_inprocess_match(game, 200, 7, create(strategy_names, game), strategy_names)
+    assert outcome.per_hand_values == expected_values(game, 7, 200, create(strategy_names, game), strategy_names)
+    assert outcome.hands_played == 200
+    for name in strategy_names:
+        assert outcome.totals[name] == pytest.approx(sum(player_series(outcome.per_hand_values, name)))
+    assert outcome.illegal_actions == dict.fromkeys(strategy_names, 0)
+
+
+@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "leduc", "holdem-nolimit-3p"])
+def test_log_passes_check_log_with_the_outcomes_totals(game_name: str, tmp_path: Path) -> None:
+    game = load_game(game_name)
+    names = unique_names(["random"] * game.num_players)
+    log_path = tmp_path / "m.log"
+    outcome = run_inprocess_match(game, 300, 3, create(["random"] * game.num_players, game), names, log_path=log_path)
+    lines = log_path.read_text().splitlines()
+    report = check_log(lines, game)
+    assert report.ok, report.problems
+    assert report.hands == 300
+    assert report.score is not None and list(report.score.names) == names
+    for name in names:
+        assert report.totals[name] == pytest.approx(outcome.totals[name])
+    state_lines = [line for line in lines if line.startswith("STATE")]
+    for line, values in zip(state_lines, outcome.per_hand_values, strict=True):
+        hand = parse_state_line(line, game)
+        assert dict(zip(hand.names, hand.values, strict=True)) == pytest.approx(values)
+
+
+def test_seats_rotate_and_can_be_fixed(tmp_path: Path) -> None:
+    game = load_game("kuhn3p")
+    names = ["a", "b", "c"]
+    log_path = tmp_path / "m.log"
+    run_inprocess_match(game, 4, 1, create(["random"] * 3, game), names, log_path=log_path)
+    seatings = [parse_state_line(line, game).names for line in log_path.read_text().splitlines() if line[:5] == "STATE"]
+    assert seatings == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b"), ("a", "b", "c")]
+    run_inprocess_match(game, 3, 1, create(["random"] * 3, game), names, fixed_seats=True, log_path=log_path)
+    seatings = [parse_state_line(line, game).names for line in log_path.read_text().splitlines() if line[:5] == "STATE"]
+    assert seatings == [("a", "b", "c")] * 3
+
+
+def test_same_seed_same_result_and_another_seed_differs(tmp_path: Path) -> None:
+    game = load_game("holdem-nolimit-2p")
+
+    def run(seed: int) -> list[dict[str, float]]:
+        plan = make_plan(game, "holdem-nolimit-2p", 200, seed, ["random", "random"], REGISTRY,
+                         in_process=True, output_dir=tmp_path)
+        return play_plan(plan, REGISTRY)[0].per_hand_values
+
+    assert run(5) == run(5)
+    assert run(5) != run(6)
+
+
+@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "kuhn", "holdem-limit-2p"])
+def test_duplicate_always_call_pair_is_exactly_zero(game_name: str, tmp_path: Path) -> None:
+    game = load_game(game_name)
+    plan = make_plan(game, game_name, 100, 4, ["always-call", "always-call"], REGISTRY,
+                     in_process=True, duplicate=True, output_dir=tmp_path)
+    first, second = play_plan(plan, REGISTRY)
+    assert first.names == ("always-call", "always-call-2") and second.names == first.names[::-1]
+    assert any(first.per_hand_values)
+    for name in first.names:
+        assert duplicate_series(first.per_hand_values, second.per_hand_values, name) == [0.0] * 100
+    stats = match_stats([first.per_hand_values, second.per_hand_values], plan.names, game.big_blind)
+    assert [(s.total, s.mean, s.ci95) for s in stats] == [(0.0, 0.0, 0.0)] * 2
+    assert (tmp_path / "match.log").exists() and (tmp_path / "match-swapped.log").exists()
+
+
+def test_confidence_intervals_on_known_data() -> None:
+    mean, half = mean_and_ci95([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert mean == 3.0
+    assert half == pytest.approx(1.96 * math.sqrt(2.5) / math.sqrt(5))
+    assert math.isnan(mean_and_ci95([7.0])[1]) and mean_and_ci95([7.0])[0] == 7.0
+    stats = summarize("p", [100.0, -100.0, 300.0, -100.0], big_blind=100)
+    assert stats.total == 200.0 and stats.mean == 50.0
+    assert stats.mbb_per_hand == 500.0
+    assert stats.mbb_ci95 == pytest.approx(1000 * 1.96 * math.sqrt(110_000 / 3) / 2 / 100)  # 4 hands
+    assert stats.interval == pytest.approx((50.0 - stats.ci95, 50.0 + stats.ci95))
+    assert duplicate_series([{"a": 4.0}, {"a": -2.0}], [{"a": -2.0}, {"a": 0.0}], "a") == [1.0, -1.0]
+
+
+class Cheater(Strategy):
+    """Always asks for an out-of-range raise, or a fold when checking is free."""
+
+    name = "cheater"
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        legal = view.state.legal_actions()
+        if legal.can_fold is False and view.state.round % 2:
+            return Action(ActionKind.FOLD)
+        return Action.raise_to(10**9)
+
+
+def test_illegal_actions_are_repaired_as_the_dealer_does_and_counted() -> None:
+    game = load_game("holdem-nolimit-2p")
+    players = [Cheater(game, 1), REGISTRY.create("always-call", game, 2)]
+    outcome = run_inprocess_match(game, 20, 1, players, ["cheater", "caller"])
+    assert outcome.illegal_actions["cheater"] == 20  # each first raise is clamped to all-in
+    assert outcome.illegal_actions["caller"] == 0
+
+
+def test_wrong_players_and_crashing_strategies_raise_clear_errors() -> None:
+    game = load_game("kuhn")
+    with pytest.raises(MatchConfigError, match="2 players, 3 were given"):
+        run_inprocess_match(game, 1, 1, create(["random"] * 3, game), ["a", "b", "c"])
+    with pytest.raises(MatchConfigError, match="distinct"):
+        run_inprocess_match(game, 1, 1, create(["random"] * 2, game), ["a", "a"])
+    with pytest.raises(MatchConfigError, match="2-player"):
+        make_plan(load_game("kuhn3p"), "kuhn3p", 1, 1, ["random"] * 3, REGISTRY, duplicate=True)
+
+    class Broken(Strategy):
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            raise ZeroDivisionError("boom")
+
+    with pytest.raises(MatchError, match="a failed in hand 0"):
+        run_inprocess_match(game, 1, 1, [Broken(game), Broken(game)], ["a", "b"])
+    assert unique_names(["random", "random", "random-2"]) == ["random", "random-2", "random-2-2"]
+
+
+def test_cli_in_process_writes_json_log_and_plot(tmp_path: Path) -> None:
+    out, report = tmp_path / "out", tmp_path / "r.json"
+    result = CliRunner().invoke(
+        app, ["match", "--in-process", "--hands", "50", "--quiet", "--json", str(report), "--out", str(out),
+              "--players", "push-fold", "random"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "push-fold" in result.output and "mbb/hand" in result.output
+    data = json.loads(report.read_text())
+    assert data["game"] == "holdem-nolimit-2p" and data["seed"] == 1 and data["series_length"] == 50
+    players = {p["name"]: p for p in data["players"]}
+    assert players["push-fold"]["total_chips"] == -players["random"]["total_chips"]
+    assert (out / "bankroll.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    log = (out / "match.log").read_text().splitlines()
+    checked = check_log(log, load_game("holdem-nolimit-2p"))
+    assert checked.ok and checked.hands == 50
+    assert checked.totals["push-fold"] == pytest.approx(players["push-fold"]["total_chips"])
+
+
+def test_cli_duplicate_in_a_small_game_reports_chips_per_hand(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["match", "--in-process", "-q", "-g", "kuhn", "-n", "30", "--duplicate", "--out", str(tmp_path),
+              "--players", "always-call,always-call"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "chips/hand" in result.output and "duplicate" in result.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--players", "random", "nobody"], "unknown strategy 'nobody'"),
+        (["--players", "random", "random", "random"], "the game has 2 players, 3 were given"),
+        (["--game", "no-such-game"], "no-such-game"),
+        (["--hands", "0"], "--hands must be at least 1"),
+        (["--game", "kuhn3p", "--duplicate"], "2-player"),
+    ],
+)
+def test_cli_bad_usage_exits_2_saying_what_is_wrong(arguments: list[str], message: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["match", "--in-process", "-q", "--out", str(tmp_path), *arguments])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+LOOPBACK_READY = all(importlib.util.find_spec(module) for module in ("bot.dealer", "bot.client"))
+
+
+@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
+def test_loopback_match_agrees_with_in_process(tmp_path: Path) -> None:
+    game = load_game("leduc")
+    common = {"in_process": False, "output_dir": tmp_path}
+    plan = make_plan(game, "leduc", 40, 2, ["random", "always-raise"], REGISTRY, **common)
+    (loopback,) = play_plan(plan, REGISTRY)
+    assert loopback.error is None and loopback.hands_played == 40
+    local_plan = make_plan(game, "leduc", 40, 2, ["random", "always-raise"], REGISTRY, in_process=True,
+                           output_dir=tmp_path / "local")
+    (local,) = play_plan(local_plan, REGISTRY)
+    assert loopback.per_hand_values == local.per_hand_values
+    assert loopback.log_path is not None and check_log(loopback.log_path.read_text().splitlines(), game).ok
+
+
+@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
+def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    result = CliRunner().invoke(
+        app, ["match", "-g", "kuhn3p", "-n", "30", "--out", str(tmp_path), "--json", str(report)],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["mode"] == "loopback" and [p["name"] for p in data["players"]] == ["always-raise", "random", "random-2"]
+    assert sum(p["total_chips"] for p in data["players"]) == pytest.approx(0.0)
+    assert check_log((tmp_path / "match.log").read_text().splitlines(), load_game("kuhn3p")).ok
