@@ -14,6 +14,7 @@ from bot.game_cli import game_app
 from bot.log_cli import log_app
 from bot.match_cli import MATCH_CONTEXT_SETTINGS, match_command
 from bot.play_cli import play
+from bot.solve_cli import exploitability, solve
 
 app = typer.Typer(
     name="pokerbot",
@@ -27,6 +28,8 @@ app.add_typer(game_app, name="game")
 app.command("match", context_settings=MATCH_CONTEXT_SETTINGS)(match_command)
 app.command("dealer", context_settings=DEALER_CONTEXT)(dealer)
 app.command("play")(play)
+app.command("solve")(solve)
+app.command("exploitability")(exploitability)
 
 
 def main() -> None:

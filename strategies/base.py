@@ -24,7 +24,7 @@ from protocol.wire import MatchState
 
 
 class UnknownStrategyError(ValueError):
-    """A strategy name is not in the registry, or does not support the game."""
+    """A strategy name is not in the registry, does not play the game, or has a bad argument."""
 
 
 class Strategy(ABC):
@@ -48,17 +48,23 @@ class Strategy(ABC):
         """Learn from a finished hand (``view.state.finished`` is True)."""
 
 
-StrategyFactory = Callable[[Game, "int | None"], Strategy]
+StrategyFactory = Callable[..., Strategy]
+"""``factory(game, seed)``, or ``factory(game, seed, argument)`` for a strategy that takes one."""
 
 
 @dataclass(frozen=True)
 class StrategyInfo:
-    """A registered strategy: how to build it and what it is."""
+    """A registered strategy: how to build it and what it is.
+
+    A strategy with an ``argument`` (its name, e.g. ``"PATH"``) is asked for as
+    ``name:value`` (``policy:leduc.json``) and built with ``factory(game, seed, value)``.
+    """
 
     name: str
     factory: StrategyFactory
     summary: str
     supports: Callable[[Game], bool] = lambda game: True
+    argument: str | None = None
 
 
 class StrategyRegistry:
@@ -85,8 +91,18 @@ class StrategyRegistry:
         return entry
 
     def create(self, name: str, game: Game, seed: int | None = None) -> Strategy:
-        """A new strategy ``name`` for ``game``."""
-        entry = self.info(name)
+        """A new strategy ``name`` (or ``name:argument``) for ``game``."""
+        base, has_argument, argument = name.partition(":")
+        entry = self.info(base)
+        if entry.argument is not None and not (has_argument and argument):
+            raise UnknownStrategyError(f"strategy {base!r} needs an argument: {base}:{entry.argument}")
+        if entry.argument is None and has_argument:
+            raise UnknownStrategyError(f"strategy {base!r} takes no argument, got {name!r}")
         if not entry.supports(game):
-            raise UnknownStrategyError(f"strategy {name!r} does not play this game")
-        return entry.factory(game, seed)
+            raise UnknownStrategyError(f"strategy {base!r} does not play this game")
+        if entry.argument is None:
+            return entry.factory(game, seed)
+        try:
+            return entry.factory(game, seed, argument)
+        except (OSError, ValueError) as error:
+            raise UnknownStrategyError(f"strategy {name!r}: {error}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from protocol.game import Game
 from strategies.base import Strategy, StrategyInfo, StrategyRegistry
 from strategies.baselines import (
     AlwaysAllIn,
@@ -22,9 +23,43 @@ _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
 )
 
 
+def _policy_player(game: Game, seed: int | None, path: str) -> Strategy:
+    from strategies.solvers import Policy, PolicyStrategy
+
+    return PolicyStrategy(game, seed, Policy.load(path, game))
+
+
+def _equilibrium_player(game: Game, seed: int | None) -> Strategy:
+    from strategies.solvers import PolicyStrategy, equilibrium_policy
+
+    return PolicyStrategy(game, seed, equilibrium_policy(game))
+
+
+def _has_equilibrium(game: Game) -> bool:
+    from strategies.solvers import has_equilibrium
+
+    return has_equilibrium(game)
+
+
 def default_registry() -> StrategyRegistry:
     """A new registry holding every built-in strategy, each with a one-line summary."""
     registry = StrategyRegistry()
     for cls, summary in _SUMMARIES:
         registry.register(StrategyInfo(name=cls.name, factory=cls, summary=summary))
+    registry.register(
+        StrategyInfo(
+            name="policy",
+            factory=_policy_player,
+            summary="Plays a saved policy file (pokerbot solve --out): policy:PATH.",
+            argument="PATH",
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="equilibrium",
+            factory=_equilibrium_player,
+            summary="Plays the shipped near-equilibrium policy (kuhn, kuhn3p, leduc).",
+            supports=_has_equilibrium,
+        )
+    )
     return registry

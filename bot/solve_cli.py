@@ -1,0 +1,172 @@
+"""``pokerbot solve`` and ``pokerbot exploitability``: solve small games, measure policies.
+
+``solve GAME --algorithm A (--iterations N | --seconds S) --out POLICY.json [--seed S]
+[--plot PNG] [--rule R] [--samples K]`` runs a solver from :mod:`strategies.solvers` with a progress bar showing
+exploitability checkpoints, writes the average policy as JSON and optionally a log-log plot
+of exploitability against iterations and solver seconds.
+
+``exploitability GAME (POLICY.json | uniform) [--json]`` prints NashConv, exploitability,
+each position's best-response value and the profile's value (chips per hand).
+
+Bad input (unknown game, a game too large or no-limit, a policy for another game, a corrupt
+policy file, bad options) exits with status 2 and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from protocol.errors import GameDefinitionError
+from protocol.game import Game, load_game
+from strategies.solvers.errors import SolverError
+from strategies.solvers.exploitability import evaluate
+from strategies.solvers.policy import Policy, describe_game
+from strategies.solvers.profile import missing_keys, uniform_policy
+from strategies.solvers.rules import RULES
+from strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult
+from strategies.solvers.solve import solve as run_solver
+from strategies.solvers.tree import PublicTree, build_tree
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _load_tree(game_name: str) -> tuple[Game, PublicTree]:
+    try:
+        game = load_game(game_name)
+        return game, build_tree(game)
+    except (GameDefinitionError, SolverError) as error:
+        raise _fail(str(error)) from None
+
+
+def solve(
+    game: str = typer.Argument(..., help="A built-in game (kuhn, kuhn3p, leduc) or a game definition file."),
+    algorithm: str = typer.Option("cfr+", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
+    iterations: int | None = typer.Option(None, "--iterations", "-n", help="Iterations to run."),
+    seconds: float | None = typer.Option(None, "--seconds", "-s", help="Solver seconds to run (evaluations excluded)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where to write the policy JSON."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the sampling solvers."),
+    plot: Path | None = typer.Option(None, "--plot", help="Write a log-log convergence plot (PNG) here."),
+    checkpoints: int = typer.Option(20, "--checkpoints", help="About how many exploitability evaluations."),
+    rule: str | None = typer.Option(None, "--rule", help=f"Override the update rule: {', '.join(RULES)}."),
+    samples: int | None = typer.Option(None, "--samples", help="Samples per iteration (os-mccfr, es-mccfr)."),
+) -> None:
+    """Solve GAME with a CFR-family algorithm and write the average policy to --out."""
+    if algorithm not in ALGORITHMS:
+        raise _fail(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
+    if (iterations is None) == (seconds is None):
+        raise _fail("give exactly one of --iterations and --seconds")
+    if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
+        raise _fail("--iterations and --seconds must be positive")
+    if checkpoints < 1:
+        raise _fail("--checkpoints must be positive")
+    options: dict[str, object] = {}
+    if rule is not None:
+        if rule not in RULES:
+            raise _fail(f"unknown rule {rule!r}: choose from {', '.join(RULES)}")
+        options["rule"] = rule
+    if samples is not None:
+        if algorithm not in ("os-mccfr", "es-mccfr") or samples < 1:
+            raise _fail("--samples takes a positive number and applies to os-mccfr and es-mccfr only")
+        options["samples"] = samples
+    game_def, tree = _load_tree(game)
+    console = Console(stderr=True)
+    total = float(iterations if iterations is not None else seconds)  # type: ignore[arg-type]
+    columns = (
+        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(f"{algorithm} on {game}", total=total, status="")
+
+        def on_progress(done: int, elapsed: float) -> None:
+            progress.update(task, completed=done if iterations is not None else min(elapsed, total))
+
+        def on_checkpoint(point: Checkpoint) -> None:
+            progress.update(
+                task, status=f"it {point.iterations}  exploitability {point.exploitability:.6f}"
+            )
+
+        try:
+            result = run_solver(
+                tree, algorithm, iterations=iterations, seconds=seconds, seed=seed,
+                checkpoints=checkpoints, on_checkpoint=on_checkpoint, on_progress=on_progress, **options,
+            )
+        except SolverError as error:
+            raise _fail(str(error)) from None
+        progress.update(task, completed=total)
+    policy = result.policy.with_meta(game_name=game)
+    try:
+        policy.save(out)
+        if plot is not None:
+            write_plot(result, plot, f"{algorithm} on {game}")
+    except OSError as error:
+        raise _fail(f"cannot write output: {error}") from None
+    report = result.report
+    typer.echo(
+        f"{algorithm} on {game} ({describe_game(game_def)}): {result.iterations} iterations, "
+        f"{result.seconds:.3f} s solver time"
+    )
+    typer.echo(f"exploitability {report.exploitability:.6f} chips/hand (NashConv {report.nash_conv:.6f})")
+    typer.echo("values per position: " + ", ".join(f"{v:+.6f}" for v in report.values))
+    typer.echo(f"policy: {out} ({len(policy)} information sets)")
+
+
+def write_plot(result: SolveResult, path: Path, title: str) -> None:
+    """A log-log plot of exploitability against iterations and against solver seconds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = [c for c in result.checkpoints if c.exploitability > 0]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.loglog([c.iterations for c in points], [c.exploitability for c in points], marker="o")
+    left.set_xlabel("iterations")
+    right.loglog([max(c.seconds, 1e-6) for c in points], [c.exploitability for c in points], marker="o")
+    right.set_xlabel("solver seconds")
+    for axis in (left, right):
+        axis.set_ylabel("exploitability (chips/hand)")
+        axis.grid(True, which="both", alpha=0.3)
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def exploitability(
+    game: str = typer.Argument(..., help="A built-in game (kuhn, kuhn3p, leduc) or a game definition file."),
+    policy: str = typer.Argument(..., help="A policy JSON file, or 'uniform' for uniform random play."),
+    json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Print NashConv, exploitability, best-response values and values of POLICY in GAME."""
+    game_def, tree = _load_tree(game)
+    try:
+        loaded = uniform_policy(tree) if policy == "uniform" else Policy.load(policy, game_def)
+        report = evaluate(tree, loaded)
+    except SolverError as error:
+        raise _fail(str(error)) from None
+    missing = len(missing_keys(tree, loaded))
+    if json_output:
+        data = {"game": game, "policy": policy, "missing_infosets": missing, **report.to_dict()}
+        typer.echo(json.dumps(data, indent=2))
+        return
+    typer.echo(f"game: {game} ({describe_game(game_def)})")
+    note = f", {missing} missing (played uniformly)" if missing else ""
+    typer.echo(f"policy: {policy} ({len(loaded)} information sets{note})")
+    typer.echo(f"NashConv:       {report.nash_conv:.6f} chips/hand")
+    typer.echo(
+        f"exploitability: {report.exploitability:.6f} chips/hand (NashConv / {tree.num_players} players)"
+    )
+    typer.echo("position  value        best response")
+    for position, (value, best) in enumerate(zip(report.values, report.best_response_values, strict=True)):
+        typer.echo(f"{position:<9} {value:+.6f}   {best:+.6f}")
+
+
+__all__ = ["exploitability", "solve", "write_plot"]

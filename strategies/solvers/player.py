@@ -1,0 +1,60 @@
+"""A strategy that plays a saved tabular policy.
+
+:class:`PolicyStrategy` maps the live :class:`~protocol.wire.MatchState` to its
+information-set key (:func:`strategies.solvers.keys.infoset_key`: own hole cards, board,
+betting) and samples an action from the policy's probabilities with ``self.rng``. An
+information set the policy lacks (or whose legal actions disagree with the game) is played
+uniformly among the legal actions; :attr:`PolicyStrategy.misses` counts such decisions.
+"""
+
+from __future__ import annotations
+
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from protocol.game import Game
+from protocol.wire import MatchState
+from strategies.base import Strategy
+from strategies.solvers.keys import infoset_key
+from strategies.solvers.policy import Policy, check_game
+
+
+class PolicyStrategy(Strategy):
+    """Plays ``policy`` (made for ``game``; raises PolicyGameMismatchError otherwise)."""
+
+    name = "policy"
+
+    def __init__(self, game: Game, seed: int | None = None, policy: Policy | None = None) -> None:
+        super().__init__(game, seed)
+        if policy is None:
+            raise TypeError("PolicyStrategy needs a policy")
+        check_game(game, policy.game)
+        self.policy = policy
+        self.misses = 0
+        """Decisions taken uniformly because the policy had no usable entry."""
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """Sample an action of the policy at the player's information set (uniform if unknown)."""
+        state = view.state
+        legal = state.legal_actions()
+        chars = ("f" if legal.can_fold else "") + "c" + ("r" if legal.can_raise else "")
+        key = infoset_key(view.hole_cards, state)
+        if key in self.policy and self.policy.actions(key) == chars:
+            probabilities: tuple[float, ...] = self.policy.probabilities(key)
+        else:
+            self.misses += 1
+            probabilities = (1.0 / len(chars),) * len(chars)
+        draw = self.rng.random()
+        chosen = chars[-1]
+        cumulative = 0.0
+        for char, probability in zip(chars, probabilities, strict=True):
+            cumulative += probability
+            if draw < cumulative:
+                chosen = char
+                break
+        if chosen == "f":
+            return FOLD
+        if chosen == "c":
+            return CALL
+        return Action.raise_to(legal.min_raise_to) if self.game.is_nolimit else LIMIT_RAISE
+
+
+__all__ = ["PolicyStrategy"]

@@ -1,0 +1,283 @@
+"""The public game tree of a small ACPC limit game, flattened to numpy arrays.
+
+Solvers work on the *public tree*: one node per public state (the betting so far and the
+board cards dealt), never per deal. Private cards are handled by vectors over each player's
+possible hole-card *hands* (every combination of ``numHoleCards`` cards of the deck), so an
+information set is a pair (decision node, hand of the player to act): see
+:mod:`strategies.solvers.keys` for its ACPC key, e.g. ``Qh/Kh:rc/r``.
+
+The tree is built once by walking :class:`protocol.hand.HandState` (so legality, round
+ends, all-in run-outs and payoffs are the dealer's rules) and then stored as arrays:
+
+* nodes are numbered breadth first, so node ``0`` is the root, the nodes of one depth are
+  contiguous (``level_start``) and the children of a node are contiguous (``first_child``,
+  ``num_children``) and in the order of their parents;
+* ``kind`` is :data:`DECISION`, :data:`CHANCE` (a board card deal, a public chance event)
+  or :data:`TERMINAL`; ``player`` is the 0-based position to act at decision nodes;
+* each non-root node is also the *edge* that leads to it: ``label`` is the action
+  character (``f``, ``c`` or ``r``, children in that order) or the dealt board cards;
+* ``utility[i]`` holds player ``i``'s chance-weighted payoffs at the terminals, in chips:
+  an array ``[terminal, own hand, other players' hands...]`` whose entry is
+  ``P(deal) * u_i`` for compatible hands (no card shared with another hand or the board)
+  and 0 otherwise. Summing it against the other players' reach vectors gives player ``i``'s
+  counterfactual values, card removal included.
+
+Algorithms therefore see only nodes, actions, chance outcomes, information sets and
+returns: never wire strings. :func:`build_tree` refuses no-limit games and games whose tree
+or payoff tables would exceed :class:`TreeLimits` with :class:`UnsupportedGameError`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from protocol.cards import Card
+from protocol.game import Game
+from protocol.hand import HandState
+from strategies.solvers.errors import UnsupportedGameError
+from strategies.solvers.keys import cards_text, public_suffix
+from strategies.solvers.payoffs import hand_bitmasks, terminal_utilities
+
+DECISION, CHANCE, TERMINAL = 0, 1, 2
+"""Values of :attr:`PublicTree.kind`."""
+ACTION_CHARS = "fcr"
+"""The action characters in the order children are stored (fold, call, raise)."""
+_ACTIONS: tuple[Action, ...] = (FOLD, CALL, LIMIT_RAISE)
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """How large a game :func:`build_tree` accepts.
+
+    ``max_nodes`` bounds the public nodes; ``max_payoff_entries`` bounds the entries of the
+    terminal payoff tables (players x terminals x hands ** players, 8 bytes each).
+    """
+
+    max_nodes: int = 2_000_000
+    max_payoff_entries: int = 30_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class PublicTree:
+    """A flattened public tree (see the module docstring). Arrays must not be modified."""
+
+    game: Game
+    hands: tuple[tuple[Card, ...], ...]
+    """Every hole-card hand, cards in increasing order; vectors over hands use this order."""
+    kind: np.ndarray
+    player: np.ndarray
+    parent: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    depth: np.ndarray
+    label: tuple[str, ...]
+    suffix: tuple[str, ...]
+    """Public part of the info-set key at decision nodes (board, ``:``, betting); else ``''``."""
+    valid: np.ndarray
+    """``[node, hand]``: True when the hand shares no card with the node's board."""
+    terminals: np.ndarray
+    utility: tuple[np.ndarray, ...] = field(repr=False)
+
+    @property
+    def num_players(self) -> int:
+        """Players in the game."""
+        return self.game.num_players
+
+    @property
+    def num_nodes(self) -> int:
+        """Public nodes, root included."""
+        return int(self.kind.shape[0])
+
+    @property
+    def num_hands(self) -> int:
+        """Possible hole-card hands of one player."""
+        return len(self.hands)
+
+    @cached_property
+    def hand_texts(self) -> tuple[str, ...]:
+        """Each hand in key notation (highest card first), e.g. ``Ks``."""
+        return tuple(cards_text(hand) for hand in self.hands)
+
+    @cached_property
+    def hand_index(self) -> dict[str, int]:
+        """Hand text to index in :attr:`hands`."""
+        return {text: index for index, text in enumerate(self.hand_texts)}
+
+    @cached_property
+    def level_start(self) -> np.ndarray:
+        """``level_start[d]`` is the first node of depth ``d``; the last entry is the node count."""
+        deepest = int(self.depth[-1])
+        return np.searchsorted(self.depth, np.arange(deepest + 2)).astype(np.int64)
+
+    @cached_property
+    def decision_nodes(self) -> np.ndarray:
+        """Indices of every decision node."""
+        return np.flatnonzero(self.kind == DECISION)
+
+    @cached_property
+    def num_infosets(self) -> int:
+        """Information sets of all players (decision node x hand not clashing with the board)."""
+        return int(self.valid[self.decision_nodes].sum())
+
+    def children(self, node: int) -> range:
+        """The child nodes of ``node`` (empty for a terminal)."""
+        first = int(self.first_child[node])
+        return range(first, first + int(self.num_children[node])) if first >= 0 else range(0)
+
+    def actions(self, node: int) -> str:
+        """The legal actions at decision ``node`` as characters in ``fcr`` order."""
+        return "".join(self.label[child] for child in self.children(node))
+
+    def infoset_key(self, node: int, hand: int) -> str:
+        """The key of the information set (decision ``node``, ``hand`` of the player to act)."""
+        return self.hand_texts[hand] + self.suffix[node]
+
+    def __repr__(self) -> str:
+        return (
+            f"PublicTree({self.num_players} players, {self.num_nodes} public nodes, "
+            f"{len(self.terminals)} terminals, {self.num_hands} hands, {self.num_infosets} info sets)"
+        )
+
+
+@dataclass
+class _Pending:
+    state: HandState
+    dealt: int
+    parent: int
+    label: str
+    depth: int
+
+
+def _check_size(game: Game, limits: TreeLimits) -> None:
+    if game.is_nolimit:
+        raise UnsupportedGameError(
+            "no-limit games cannot be enumerated: the solvers handle limit games only"
+        )
+    deck = len(game.deck)
+    hands = comb(deck, game.num_hole_cards)
+    if hands**game.num_players > limits.max_payoff_entries:
+        raise UnsupportedGameError(
+            f"game too large to solve exactly: {hands} hands per player, "
+            f"{hands}^{game.num_players} hand combinations (limit {limits.max_payoff_entries})"
+        )
+    remaining = deck - game.num_players * game.num_hole_cards
+    boards = 1
+    for count in game.num_board_cards:
+        boards *= comb(remaining, count)
+        remaining -= count
+    if boards > limits.max_nodes:
+        raise UnsupportedGameError(
+            f"game too large to solve exactly: {boards} board outcomes (limit {limits.max_nodes} nodes)"
+        )
+
+
+def _rounds_needed(state: HandState, dealt: int) -> int:
+    """How many rounds' boards must be dealt before ``state`` can be played on or scored."""
+    if state.finished and not state.showdown():
+        return dealt
+    return state.round + 1
+
+
+def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
+    """Enumerate the public tree of ``game`` (see the module docstring).
+
+    Raises :class:`UnsupportedGameError` for no-limit games and games over ``limits``.
+    """
+    limits = limits or TreeLimits()
+    _check_size(game, limits)
+    hands = tuple(combinations(sorted(game.deck), game.num_hole_cards))
+    kind: list[int] = []
+    player: list[int] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    first_child: list[int] = []
+    num_children: list[int] = []
+    label: list[str] = []
+    suffix: list[str] = []
+    boards: list[tuple[Card, ...]] = []
+    terminal_states: list[HandState] = []
+    terminal_nodes: list[int] = []
+    queue = deque([_Pending(HandState(game), 0, -1, "", 0)])
+    while queue:
+        item = queue.popleft()
+        index = len(kind)
+        state, dealt = item.state, item.dealt
+        parent.append(item.parent)
+        depth.append(item.depth)
+        label.append(item.label)
+        boards.append(state.board_cards)
+        needed = _rounds_needed(state, dealt)
+        while dealt < needed and game.num_board_cards[dealt] == 0:
+            dealt += 1
+        children: list[_Pending] = []
+        if dealt < needed:
+            kind.append(CHANCE)
+            player.append(-1)
+            suffix.append("")
+            rest = sorted(set(game.deck) - set(state.board_cards))
+            for cards in combinations(rest, game.num_board_cards[dealt]):
+                child = state.copy()
+                child.board_cards = state.board_cards + tuple(cards)
+                children.append(_Pending(child, dealt + 1, index, cards_text(cards), item.depth + 1))
+        elif state.finished:
+            kind.append(TERMINAL)
+            player.append(-1)
+            suffix.append("")
+            terminal_nodes.append(index)
+            terminal_states.append(state)
+        else:
+            kind.append(DECISION)
+            actor = state.current_player
+            assert actor is not None
+            player.append(actor)
+            suffix.append(public_suffix(state))
+            for char, action in zip(ACTION_CHARS, _ACTIONS, strict=True):
+                if state.can(action):
+                    child = state.copy()
+                    child.apply(action)
+                    children.append(_Pending(child, dealt, index, char, item.depth + 1))
+        first_child.append(index + 1 + len(queue) if children else -1)
+        num_children.append(len(children))
+        queue.extend(children)
+        if len(kind) + len(queue) > limits.max_nodes:
+            raise UnsupportedGameError(
+                f"game too large to solve exactly: more than {limits.max_nodes} public nodes"
+            )
+    entries = game.num_players * len(terminal_nodes) * len(hands) ** game.num_players
+    if entries > limits.max_payoff_entries:
+        raise UnsupportedGameError(
+            f"game too large to solve exactly: payoff tables need {entries} entries "
+            f"(limit {limits.max_payoff_entries})"
+        )
+    hand_bits = hand_bitmasks(hands)
+    board_bits = np.array([sum(1 << card for card in board) for board in boards], dtype=np.int64)
+    valid = (hand_bits[None, :] & board_bits[:, None]) == 0
+    utility = terminal_utilities(game, hands, terminal_states)
+    return PublicTree(
+        game=game,
+        hands=hands,
+        kind=np.array(kind, dtype=np.int8),
+        player=np.array(player, dtype=np.int8),
+        parent=np.array(parent, dtype=np.int64),
+        first_child=np.array(first_child, dtype=np.int64),
+        num_children=np.array(num_children, dtype=np.int64),
+        depth=np.array(depth, dtype=np.int64),
+        label=tuple(label),
+        suffix=tuple(suffix),
+        valid=valid,
+        terminals=np.array(terminal_nodes, dtype=np.int64),
+        utility=utility,
+    )
+
+
+__all__ = [
+    "ACTION_CHARS", "CHANCE", "DECISION", "TERMINAL", "PublicTree", "TreeLimits",
+    "build_tree",
+]
