@@ -10,8 +10,9 @@ Time. Each decision gets a budget, in seconds, derived from the ACPC limits the 
 enforces (:class:`~protocol.session.TimeLimits`: one response, a hand's total, and the
 average per hand over the match, counted over the hands started so far), minus a safety
 margin for the network (5 %, at least 50 ms), and capped by ``time_per_action`` when given.
-The strategy's ``decide`` runs in a worker thread (:func:`asyncio.to_thread`) with that
-deadline and is cut off by :func:`asyncio.wait_for` shortly after it.
+The strategy's ``decide`` runs in a worker thread with that deadline and is cut off at the
+budget: :class:`StrategyWorker` does what :func:`asyncio.to_thread` under
+:func:`asyncio.wait_for` does, tuned for the hot path (see there).
 
 Fallback rule. When the strategy raises, runs out of time, returns an illegal action, or is
 still busy with an earlier call that overran (a thread cannot be stopped, and strategies
@@ -23,12 +24,16 @@ otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is 
 from __future__ import annotations
 
 import asyncio
-import os
+import contextlib
+import contextvars
+import functools
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
 import structlog
@@ -42,15 +47,16 @@ from protocol.session import (
     ActionRequired,
     ClientSession,
     HandFinished,
-    Ignored,
     StateUpdate,
     TimeLimits,
     safe_action,
 )
-from protocol.wire import MatchState
+from protocol.wire import MatchState, is_comment
 from strategies.base import Strategy
 
 _T = TypeVar("_T")
+SYNC_WAIT_SECONDS = 0.002
+"""How long a decision is first waited for synchronously (blocking the event loop)."""
 _MARGIN_FRACTION = 0.05
 _MARGIN_MIN_SECONDS = 0.05
 _SOFT_FRACTION = 0.9
@@ -118,35 +124,119 @@ class DecisionClock:
         self.match_seconds += seconds
 
 
+class _Call:
+    """One call handed to the worker thread, and how its outcome gets back to the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, function: Callable[[], Any], on_done: Callable[[], None]) -> None:
+        self.loop = loop
+        self.function = function
+        self.on_done = on_done
+        self.done = False
+        self.finished = threading.Lock()
+        """Held until the call is done: a bare lock is the cheapest thread hand-over."""
+        self.finished.acquire()
+        self.outcome: tuple[bool, Any] = (False, None)
+        self.answer: asyncio.Future[Any] | None = None
+
+    def execute(self) -> None:
+        """In the worker thread: run, record the outcome, wake whoever waits."""
+        try:
+            self.outcome = (True, self.function())
+        except BaseException as error:  # noqa: BLE001 - handed over to the awaiting side
+            self.outcome = (False, error)
+        self.on_done()
+        self.done = True
+        self.finished.release()
+        if self.answer is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                self.loop.call_soon_threadsafe(self.settle)
+
+    def result(self) -> Any:
+        """The function's return value, or raise what it raised."""
+        ok, value = self.outcome
+        if not ok:
+            raise value
+        return value
+
+    def settle(self) -> None:
+        """In the loop: hand the outcome to the awaiting future, unless it gave up."""
+        answer = self.answer
+        if answer is not None and not answer.done():
+            ok, value = self.outcome
+            if ok:
+                answer.set_result(value)
+            else:
+                answer.set_exception(value)
+
+
 class StrategyWorker:
-    """Runs a strategy's calls in a worker thread, one call at a time."""
+    """Runs a strategy's calls in a worker thread of its own, one call at a time.
+
+    It does what :func:`asyncio.to_thread` under :func:`asyncio.wait_for` does (the context
+    is propagated the same way), tuned for the decision hot path: it first waits for the
+    thread synchronously for up to :data:`SYNC_WAIT_SECONDS` (a fast strategy then costs no
+    event-loop round trip), then asynchronously until the timeout. The thread is a daemon
+    dedicated to this worker: a call that overran its timeout is detected (no second call
+    ever runs beside it), and a strategy stuck for good cannot keep the process alive.
+    """
 
     def __init__(self) -> None:
-        self._task: asyncio.Future[Any] | None = None
+        self._jobs: SimpleQueue[Callable[[], None] | None] = SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._running = False
 
     @property
     def busy(self) -> bool:
         """True while an earlier call (one that overran its timeout) still runs."""
-        return self._task is not None and not self._task.done()
+        return self._running
+
+    def _done(self) -> None:
+        self._running = False
 
     async def run(self, function: Callable[..., _T], *args: Any, timeout: float | None) -> _T:
-        """``function(*args)`` in a thread, waited for at most ``timeout`` seconds.
+        """``function(*args)`` in the worker thread, waited for at most ``timeout`` seconds.
 
         Raises :class:`StrategyBusyError` if the previous call still runs, TimeoutError when
         the time is up (the call goes on in its thread), or what ``function`` raised.
         """
-        if self.busy:
+        if self._running:
             raise StrategyBusyError("the strategy is still busy with an earlier call")
-        task = asyncio.ensure_future(asyncio.to_thread(function, *args))
-        task.add_done_callback(_consume)
-        self._task = task
-        return await asyncio.wait_for(asyncio.shield(task), timeout)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="strategy", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()
+        call = _Call(loop, functools.partial(context.run, function, *args), self._done)
+        started = loop.time()
+        self._running = True
+        self._jobs.put(call.execute)
+        sync_wait = SYNC_WAIT_SECONDS if timeout is None else min(SYNC_WAIT_SECONDS, timeout)
+        if call.finished.acquire(timeout=sync_wait):
+            return call.result()  # type: ignore[no-any-return]
+        call.answer = answer = loop.create_future()
+        if call.done:
+            call.settle()
+        timer = None if timeout is None else loop.call_at(started + timeout, _expire, answer, timeout)
+        try:
+            return await answer  # type: ignore[no-any-return]
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            job()
+
+    def close(self) -> None:
+        """Let the worker thread end once its current call (if any) returns."""
+        if self._thread is not None:
+            self._jobs.put(None)
 
 
-def _consume(task: asyncio.Future[Any]) -> None:
-    """Retrieve an abandoned call's exception so asyncio does not report it as lost."""
-    if not task.cancelled():
-        task.exception()
+def _expire(answer: asyncio.Future[Any], timeout: float) -> None:
+    """In the loop: the call's time is up."""
+    if not answer.done():
+        answer.set_exception(TimeoutError(f"no answer within {timeout:g} s"))
 
 
 class _Player:
@@ -174,56 +264,59 @@ class _Player:
             self.clock.start_hand()
 
     async def run(self) -> ClientResult:
-        connection, session, log = self.connection, self.session, self.log
-        await connection.send_lines([session.hello()])
+        """Play until the dealer closes the connection; how it went."""
+        error = await self._exchange()
+        if self.session.hands_finished == 0 and not self.in_hand:
+            said = f"it said: {self.dealer_error}" if self.dealer_error else error or "no reason given"
+            error = f"the dealer closed the connection before the first hand ({said})"
+        elif error is None and self.in_hand:
+            error = f"the dealer closed the connection in the middle of hand {self.hand_number}"
+        return ClientResult(self.session.hands_finished, self.fallbacks, error)
+
+    async def _exchange(self) -> str | None:
+        """Send the version, then handle lines until the end; the transport error, if any."""
+        connection = self.connection
         error: str | None = None
+        try:
+            await connection.send_lines([self.session.hello()])
+        except ConnectionError as problem:  # refused at once: what the dealer said is still readable
+            error = f"connection to the dealer failed: {problem}"
         while True:
             try:
                 line = await connection.read_line()
+                if line is None:
+                    return error
+                await self._handle(line)
             except (LineTooLongError, ConnectionError) as problem:
-                error = f"connection to the dealer failed: {problem}"
-                break
-            if line is None:
-                break
-            received = time.monotonic()
-            try:
-                event = session.receive(line)
-            except ProtocolError as problem:
-                log.warning("bad_line", error=str(problem), line=line[:200])
-                continue
-            if isinstance(event, ActionRequired):
-                self._new_state(event.view)
-                action = await self._decide(event.view)
-                await connection.send_lines([session.respond(event.view, action)])
-                self.clock.charge(time.monotonic() - received)
-            elif isinstance(event, StateUpdate):
-                self._new_state(event.view)
-            elif isinstance(event, HandFinished):
-                self.in_hand = False
-                await self._observe(event.view)
-            elif isinstance(event, Ignored) and event.reason.startswith("comment"):
-                log.info("dealer_comment", text=line)
-                if line.lstrip("#; ").lower().startswith("error"):
-                    self.dealer_error = line.lstrip("#; ")
-        if error is None:
-            if self.in_hand:
-                error = f"the dealer closed the connection in the middle of hand {self.hand_number}"
-            elif session.hands_finished == 0:
-                error = f"the dealer closed the connection before the first hand ({self.dealer_error or 'no reason given'})"
-        return ClientResult(session.hands_finished, self.fallbacks, error)
+                return error or f"connection to the dealer failed: {problem}"
+
+    async def _handle(self, line: str) -> None:
+        """One line from the dealer: decide and answer, observe, or note a comment."""
+        received = time.monotonic()
+        try:
+            event = self.session.receive(line)
+        except ProtocolError as problem:
+            self.log.warning("bad_line", error=str(problem), line=line[:200])
+            return
+        if isinstance(event, ActionRequired):
+            self._new_state(event.view)
+            action = await self._decide(event.view)
+            await self.connection.send_lines([self.session.respond(event.view, action)])
+            self.clock.charge(time.monotonic() - received)
+        elif isinstance(event, StateUpdate):
+            self._new_state(event.view)
+        elif isinstance(event, HandFinished):
+            self.in_hand = False
+            await self._observe(event.view)
+        elif is_comment(line):
+            self.log.info("dealer_comment", text=line)
+            if line.lstrip("#; ").lower().startswith("error"):
+                self.dealer_error = line.lstrip("#; ")
 
     async def _decide(self, view: MatchState) -> Action:
         soft, hard = self.clock.budget()
         if hard <= 0:
             return self._fallback(view, "no time left under the ACPC limits")
-        if os.environ.get("INLINE"):
-            return self.strategy.decide(view, 0)
-        if os.environ.get("SYNC"):
-            import concurrent.futures
-            if not hasattr(self, "_ex"):
-                self._ex = concurrent.futures.ThreadPoolExecutor(1)
-            cf = self._ex.submit(self.strategy.decide, view, 0)
-            return cf.result(timeout=1)
         try:
             action = await self.worker.run(
                 self.strategy.decide, view, time.monotonic() + soft, timeout=hard
@@ -337,9 +430,11 @@ async def play_match(
     log = client_logger().bind(dealer=websocket_url or f"{host}:{port}")
     log.info("connected", strategy=strategy.name)
     clock = DecisionClock(limits, time_per_action)
+    player = _Player(connection, game, strategy, clock, log)
     try:
-        result = await _Player(connection, game, strategy, clock, log).run()
+        result = await player.run()
     finally:
+        player.worker.close()
         await connection.close()
     log.info("match_over", hands=result.hands_played, fallbacks=result.fallbacks, error=result.error)
     return result

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from websockets.asyncio.server import Server as WebSocketServer
 
 from bot.transport import LineConnection, LineTooLongError, start_tcp_server, start_websocket_server
 from protocol.errors import ProtocolError
-from protocol.game import Game
+from protocol.game import BUILTIN_GAMES, Game, load_game
 from protocol.session import (
     DealerEvent,
     DealerSession,
@@ -59,7 +60,8 @@ class DealerConfig(BaseModel):
     ``ports`` gives one port per seat (0 = chosen by the OS; None = all 0).
     ``max_invalid`` is how many invalid or malformed actions a seat may make (each turned
     into a call); one more ends the match; None = no limit (the reference's default).
-    ``game_label`` is how the log header names the game (the reference prints its file).
+    ``game_label`` is how the log header names the game (the reference prints its file);
+    None names a built-in game by its name, any other game ``custom``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -83,7 +85,7 @@ class DealerConfig(BaseModel):
     websocket: bool = False
     token: str | None = None
     max_invalid: int | None = Field(default=None, ge=0)
-    game_label: str = "game"
+    game_label: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> DealerConfig:
@@ -154,7 +156,16 @@ class _Match:
         self.connections: list[LineConnection | None] = [None] * seats
         self.ready = [False] * seats
         self.all_ready = asyncio.Event()
-        self.incoming: asyncio.Queue[_Line | _Gone] = asyncio.Queue()
+        self.go = asyncio.Event()
+        """Set once the match started (or ended): the seats' lines may then be handled."""
+        self.done = asyncio.Event()
+        """Set when the session is finished."""
+        self.lock = asyncio.Lock()
+        """Held while an input is handled, so that events are carried out in order."""
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_at = math.inf
+        self.timer_task: asyncio.Task[None] | None = None
+        self.started = False
         self.over = False
         self.handlers: set[asyncio.Task[None]] = set()
         self.log: TextIO | None = None
@@ -207,6 +218,7 @@ class _Match:
             self.warn(f"seat {seat + 1} ({connection.peer}) {problem}; the seat is free again")
             with contextlib.suppress(ConnectionError):
                 await connection.send_lines([f"# error: {problem}"])
+            await connection.close(problem)
             self.connections[seat] = None
             return False
         self.ready[seat] = True
@@ -215,9 +227,8 @@ class _Match:
         return True
 
     async def _pump(self, seat: int, connection: LineConnection) -> None:
-        """Queue every line of ``seat`` for the match loop, then how the connection ended."""
+        """Hand every line of ``seat`` to the session, then how the connection ended."""
         loop = asyncio.get_running_loop()
-        put = self.incoming.put_nowait
         reason = "closed the connection"
         while not self.over:
             try:
@@ -230,8 +241,57 @@ class _Match:
                 break
             if line is None:
                 break
-            put(_Line(seat, line, loop.time(), time.time()))
-        put(_Gone(seat, reason))
+            if not self.started:
+                await self.go.wait()
+            await self.handle(_Line(seat, line, loop.time(), time.time()))
+        if self.started or self.over:
+            await self.handle(_Gone(seat, reason))
+        else:  # before the match: the seat may be taken again (a bot restarting, say)
+            self.warn(f"seat {seat + 1} ({connection.peer}) {reason} before the match started; the seat is free again")
+            self.ready[seat] = False
+            self.connections[seat] = None
+
+    # ------------------------------------------------------------ inputs
+    async def handle(self, item: _Line | _Gone) -> None:
+        """Feed one input to the session and carry out the events, one input at a time."""
+        async with self.lock:
+            session = self.session
+            if session.finished or not self.started:
+                return
+            if isinstance(item, _Gone):
+                await self._apply(session.disconnect(item.seat, item.reason))
+                return
+            if not self.config.quiet:
+                self._stderr([f"FROM {item.seat + 1} at {_stamp(item.wall)} {item.text}"])
+            await self._apply(session.receive(item.seat, item.text, item.monotonic))
+
+    async def _apply(self, events: list[DealerEvent]) -> None:
+        """Carry out ``events`` (the lock held); then watch the next deadline or finish."""
+        await self.carry_out(events)
+        if self.session.finished:
+            self.done.set()
+            return
+        deadline = self.session.deadline()
+        # One timer, moved only when a deadline comes earlier than the armed one: when it
+        # fires too early (the deadline moved on) it is armed again.
+        if deadline is not None and deadline < self.timer_at:
+            if self.timer is not None:
+                self.timer.cancel()
+            self.timer_at = deadline
+            self.timer = asyncio.get_running_loop().call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer, self.timer_at = None, math.inf
+        self.timer_task = asyncio.ensure_future(self._check_deadline())
+
+    async def _check_deadline(self) -> None:
+        async with self.lock:
+            session = self.session
+            deadline = session.deadline()
+            if session.finished or deadline is None:
+                return
+            now = asyncio.get_running_loop().time()
+            await self._apply(session.timeout(now) if now >= deadline else [])
 
     # ------------------------------------------------------------ events
     async def carry_out(self, events: list[DealerEvent]) -> None:
@@ -246,36 +306,66 @@ class _Match:
                 if transcript:
                     err.append(f"TO {event.seat + 1} at {_stamp(time.time())} {event.line}")
             elif isinstance(event, HandLogged):
-                if self.log is not None:
-                    self.log.write(event.line + "\n")
-                    self.log.flush()
+                self._log_line(event.line, err)
                 if transcript and event.hand_number % _SECONDS_REPORT_EVERY == 0:
                     err.extend(
                         f"Seconds cumulatively spent in match for seat {seat}: {int(used)}"
                         for seat, used in enumerate(session.match_seconds)
                     )
                 if self.on_hand is not None:
-                    self.on_hand(event.hand_number)
+                    try:
+                        self.on_hand(event.hand_number)
+                    except Exception as error:  # noqa: BLE001 - the caller's code: end the match, say why
+                        self._fail(f"the on_hand callback failed: {error!r}", err)
             elif isinstance(event, DealerWarning):
                 err.append(f"WARNING: {event.message}")
             elif isinstance(event, MatchFinished):
-                if self.log is not None:
-                    self.log.write(event.score_line + "\n")
-                    self.log.flush()
+                self._log_line(event.score_line, err)
             elif isinstance(event, MatchAborted):
                 self.error = event.reason
                 err.append(f"ERROR: {event.reason}")
         self._stderr(err)
-        for seat, lines in sends.items():
-            connection = self.connections[seat]
-            assert connection is not None
-            try:
-                async with asyncio.timeout(config.t_response_ms / 1000):
-                    await connection.send_lines(lines)
-            except (ConnectionError, TimeoutError) as error:
-                why = "stopped reading" if isinstance(error, TimeoutError) else f"lost the connection ({error})"
-                await self.carry_out(session.disconnect(seat, why))
-                return
+        if sends and self.error is None:
+            await self._send(sends)
+
+    def _log_line(self, line: str, err: list[str]) -> None:
+        """Append ``line`` to the log and flush it; a failed write ends the match."""
+        if self.log is None:
+            return
+        try:
+            self.log.write(line + "\n")
+            self.log.flush()
+        except OSError as error:
+            self.log = None
+            self._fail(f"cannot write the log {self.config.log_path}: {error}", err)
+
+    def _fail(self, reason: str, err: list[str]) -> None:
+        """End the match for a reason of the dealer's own (not a seat's)."""
+        if self.error is None:
+            self.session.abort(reason)
+            self.error = reason
+            err.append(f"ERROR: {reason}")
+
+    async def _send(self, sends: dict[int, list[str]]) -> None:
+        """Write each seat's lines; a seat that cannot take them in t_response ends the match."""
+        session = self.session
+        # The seat to act first: it can think while the others' lines are written.
+        order = sorted(sends, key=lambda seat: seat != session.awaiting)
+        connections = [self.connections[seat] for seat in order]
+        seat = -1
+        try:
+            # Writing cannot block while every buffer is far below its high-water mark:
+            # the timer guarding against a seat that stopped reading is then not needed.
+            deadline = None if not any(c is None or c.backlogged for c in connections) else (
+                asyncio.get_running_loop().time() + self.config.t_response_ms / 1000
+            )
+            async with asyncio.timeout_at(deadline):
+                for seat, connection in zip(order, connections):
+                    assert connection is not None
+                    await connection.send_lines(sends[seat])
+        except (ConnectionError, TimeoutError) as error:
+            why = "stopped reading" if isinstance(error, TimeoutError) else f"lost the connection ({error})"
+            await self.carry_out(session.disconnect(seat, why))
 
     # ------------------------------------------------------------ the match
     async def play(self) -> None:
@@ -285,7 +375,9 @@ class _Match:
         try:
             timeout = None if config.start_timeout_ms is None else config.start_timeout_ms / 1000
             async with asyncio.timeout(timeout):
-                await self.all_ready.wait()
+                while not all(self.ready):
+                    self.all_ready.clear()
+                    await self.all_ready.wait()
         except TimeoutError:
             missing = ", ".join(
                 f"seat {seat + 1} ({name})" for seat, name in enumerate(config.names) if not self.ready[seat]
@@ -293,23 +385,13 @@ class _Match:
             self.error = f"start timeout: after {config.start_timeout_ms:g} ms, still waiting for {missing}"
             self._stderr([f"ERROR: {self.error}"])
             return
+        self.started = True
         if not config.quiet:
             self._stderr([f"STARTED at {_stamp(time.time())}"])
-        await self.carry_out(session.start(loop.time()))
-        while not session.finished:
-            try:
-                async with asyncio.timeout_at(session.deadline()):
-                    item = await self.incoming.get()
-            except TimeoutError:
-                events = session.timeout(loop.time())
-            else:
-                if isinstance(item, _Line):
-                    if not config.quiet:
-                        self._stderr([f"FROM {item.seat + 1} at {_stamp(item.wall)} {item.text}"])
-                    events = session.receive(item.seat, item.text, item.monotonic)
-                else:
-                    events = session.disconnect(item.seat, item.reason)
-            await self.carry_out(events)
+        async with self.lock:
+            await self._apply(session.start(loop.time()))
+        self.go.set()
+        await self.done.wait()
         if not config.quiet and session.error is None:
             self._stderr([f"FINISHED at {_stamp(time.time())}"])
 
@@ -319,9 +401,12 @@ class _Match:
         path = config.log_path
         path.parent.mkdir(parents=True, exist_ok=True)
         self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
+        label = config.game_label or next(
+            (name for name in BUILTIN_GAMES if load_game(name) == config.game), "custom"
+        )
         header = log_header(
-            config.match_name, config.game_label, config.hands, config.seed, config.limits,
-            config.start_timeout_ms,
+            config.match_name, label, config.hands, config.seed, config.limits,
+            start_timeout_ms=config.start_timeout_ms,
         )
         self.log.write("".join(f"{line}\n" for line in header))
         self.log.flush()
@@ -331,6 +416,11 @@ class _Match:
     async def shut_down(self) -> None:
         """Close every connection and wait (briefly) for their handlers to finish."""
         self.over = True
+        self.go.set()
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.timer_task is not None:
+            self.timer_task.cancel()
         for connection in self.connections:
             if connection is not None:
                 with contextlib.suppress(ConnectionError, OSError):

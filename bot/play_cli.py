@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from enum import Enum
+from enum import StrEnum
 
 import structlog
 import typer
@@ -20,9 +20,10 @@ from bot.client import DealerConnectionError, play_match
 from protocol.errors import GameDefinitionError
 from protocol.game import load_game
 from strategies.base import UnknownStrategyError
+from strategies.registry import default_registry
 
 
-class LogFormat(str, Enum):
+class LogFormat(StrEnum):
     """How log events are printed."""
 
     console = "console"
@@ -73,8 +74,6 @@ def play(
     except GameDefinitionError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    from strategies.registry import default_registry  # noqa: PLC0415 - keeps start-up light
-
     try:
         player = default_registry().create(strategy, game_definition, seed)
     except UnknownStrategyError as error:

@@ -26,16 +26,22 @@ from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
-from websockets.asyncio.server import Request, Response, Server, ServerConnection
+from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as ws_serve
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 from websockets.frames import CloseCode
+from websockets.http11 import Request, Response
 
 from protocol.errors import ProtocolError
 from protocol.wire import MAX_LINE_LENGTH, strip_terminator
 
 _STREAM_LIMIT = 2 * MAX_LINE_LENGTH
 """asyncio's stream buffer limit, in bytes: above the line limit so that we give the error."""
+_BACKLOG_BYTES = 8 * MAX_LINE_LENGTH
+"""Unsent bytes above which a connection counts as backlogged (well below the 32 KiB and
+64 KiB high-water marks where websockets and asyncio make senders wait)."""
+REFUSAL_GRACE_SECONDS = 1.0
+"""How long a refused peer gets to read the error line and close, in seconds."""
 _WS_MAX_MESSAGE = 4 * MAX_LINE_LENGTH
 """Largest WebSocket message accepted before the library closes the connection, in bytes."""
 
@@ -61,9 +67,24 @@ class LineConnection(ABC):
     async def send_lines(self, lines: Sequence[str]) -> None:
         """Send ``lines`` (without terminators) in order and wait until the buffer drains."""
 
+    @property
+    @abstractmethod
+    def backlogged(self) -> bool:
+        """True when unsent data piles up (the peer reads slowly): a send might then wait."""
+
     @abstractmethod
     async def close(self, reason: str = "") -> None:
         """Close the connection (``reason`` goes in the WebSocket close frame)."""
+
+
+def _no_delay(sock: socket.socket | None) -> None:
+    """Turn Nagle's algorithm off: with delayed ACKs it makes every exchange wait ~40 ms.
+
+    asyncio does it only when the socket's proto field says TCP, which the accepted
+    sockets of :func:`socket.create_server` do not.
+    """
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _too_long(peer: str, size: int | str) -> LineTooLongError:
@@ -78,12 +99,7 @@ class TcpLineConnection(LineConnection):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
         self._writer = writer
-        sock = writer.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            # asyncio sets this only when the socket's proto field says TCP, which an
-            # accepted socket of socket.create_server() does not; without it Nagle's
-            # algorithm meets delayed ACKs and every exchange waits ~40 ms.
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _no_delay(writer.get_extra_info("socket"))
         address = writer.get_extra_info("peername")
         self.peer = f"{address[0]}:{address[1]}" if isinstance(address, tuple) else str(address)
 
@@ -94,22 +110,39 @@ class TcpLineConnection(LineConnection):
             data = error.partial  # the peer closed; a last unterminated line still counts
             if not data:
                 return None
-            if len(data) > MAX_LINE_LENGTH:
-                raise _too_long(self.peer, len(data)) from None
         except asyncio.LimitOverrunError:
             raise _too_long(self.peer, f"more than {_STREAM_LIMIT}") from None
         if len(data) > MAX_LINE_LENGTH:
             raise _too_long(self.peer, len(data))
         return strip_terminator(data.decode("utf-8", "replace"))
 
+    @property
+    def backlogged(self) -> bool:
+        return self._writer.transport.get_write_buffer_size() > _BACKLOG_BYTES
+
     async def send_lines(self, lines: Sequence[str]) -> None:
         self._writer.write("".join(f"{line}\r\n" for line in lines).encode())
         await self._writer.drain()
 
     async def close(self, reason: str = "") -> None:
+        """Close; with a ``reason`` (a refusal), first let the peer read what was sent.
+
+        A socket closed with unread input sends a reset, which can destroy the lines the
+        peer has not read yet (such as the error comment), so a refusal half-closes, then
+        discards the peer's input until it closes too (at most :data:`REFUSAL_GRACE_SECONDS`).
+        Only call it with a reason when no other task reads from this connection.
+        """
         writer = self._writer
         if writer.is_closing():
             return
+        if reason and writer.can_write_eof():
+            try:
+                writer.write_eof()
+                async with asyncio.timeout(REFUSAL_GRACE_SECONDS):
+                    while await self._reader.read(_STREAM_LIMIT):
+                        pass
+            except (OSError, TimeoutError):
+                pass  # the peer is gone or silent: close anyway
         writer.close()
         try:
             await writer.wait_closed()
@@ -122,6 +155,7 @@ class WebSocketLineConnection(LineConnection):
 
     def __init__(self, websocket: ServerConnection | ClientConnection) -> None:
         self._ws = websocket
+        _no_delay(websocket.transport.get_extra_info("socket"))
         address = websocket.remote_address
         self.peer = f"{address[0]}:{address[1]}" if isinstance(address, tuple) else str(address)
 
@@ -139,6 +173,10 @@ class WebSocketLineConnection(LineConnection):
         if len(data) > MAX_LINE_LENGTH:
             raise _too_long(self.peer, len(data))
         return strip_terminator(message if isinstance(message, str) else data.decode("utf-8", "replace"))
+
+    @property
+    def backlogged(self) -> bool:
+        return self._ws.transport.get_write_buffer_size() > _BACKLOG_BYTES
 
     async def send_lines(self, lines: Sequence[str]) -> None:
         try:

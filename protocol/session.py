@@ -230,7 +230,7 @@ def _check_names(names: Sequence[str], players: int) -> tuple[str, ...]:
 
 def log_header(
     match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits,
-    start_timeout_ms: float | None = None,
+    *, start_timeout_ms: float | None = None,
 ) -> list[str]:
     """The ``#`` header lines of a match log, as the reference dealer writes them."""
     lines = [
@@ -290,6 +290,8 @@ class DealerSession:
         self._awaiting: int | None = None
         self._request_time = 0.0
         self._hand_seconds = [0.0] * n
+        self._cards: dict[tuple[int, int], str] = {}
+        """The current hand's cards field by (position, round), round -1 at the end."""
 
     # ---------------------------------------------------------------- queries
     @property
@@ -419,7 +421,7 @@ class DealerSession:
 
     # ---------------------------------------------------------------- internals
     def _mismatch(self, seat: int, text: str) -> str:
-        state_text = text.rpartition(":")[0]
+        state_text = text.rpartition(":")[0] if text.count(":") >= 5 else text  # a state needs 4
         try:
             parse_match_state(state_text, self.game)
         except ProtocolError as error:
@@ -465,6 +467,7 @@ class DealerSession:
         deal = self._dealer.deal()
         self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
         self._hand_seconds = [0.0] * self.game.num_players
+        self._cards.clear()
         events = self._broadcast()
         if self._state.current_player is None:
             raise SessionStateError("the game leaves nobody to act at the start of a hand")
@@ -481,12 +484,18 @@ class DealerSession:
         """The current state, sent to every seat as that seat's position sees it."""
         state = self._state
         assert state is not None
-        hand, betting = self._hand_number, state.betting_string()
+        hand, betting, cards = self._hand_number, state.betting_string(), self._cards
         n = self.game.num_players
         events: list[DealerEvent] = []
         for seat in range(n):
             position = seat if self.fixed_seats else (seat - hand) % n
-            line = f"MATCHSTATE:{position}:{hand}:{betting}:{format_cards(state, position)}"
+            # Within a hand a position's cards field changes only with the round, and at
+            # the end (showdown cards): no need to format it after every action.
+            key = (position, -1 if state.finished else state.round)
+            shown = cards.get(key)
+            if shown is None:
+                shown = cards[key] = format_cards(state, position)
+            line = f"MATCHSTATE:{position}:{hand}:{betting}:{shown}"
             self._sent[seat] = line
             events.append(Send(seat, line))
         return events
@@ -512,8 +521,23 @@ class DealerSession:
 
 
 __all__ = [
-    "ActionRequired", "ClientEvent", "ClientSession", "DealerEvent", "DealerSession",
-    "DealerWarning", "HandFinished", "HandLogged", "Ignored", "MatchAborted", "MatchFinished",
-    "PROTOCOL_MAJOR_VERSION", "Send", "SessionStateError", "StateUpdate", "TimeLimits",
-    "check_version", "log_header", "safe_action",
+    "PROTOCOL_MAJOR_VERSION",
+    "ActionRequired",
+    "ClientEvent",
+    "ClientSession",
+    "DealerEvent",
+    "DealerSession",
+    "DealerWarning",
+    "HandFinished",
+    "HandLogged",
+    "Ignored",
+    "MatchAborted",
+    "MatchFinished",
+    "Send",
+    "SessionStateError",
+    "StateUpdate",
+    "TimeLimits",
+    "check_version",
+    "log_header",
+    "safe_action",
 ]

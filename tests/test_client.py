@@ -1,0 +1,299 @@
+"""The player: time budgets, the strategy worker, fallbacks, observe, connection retries and
+the ``pokerbot play`` command line, against scripted dealers on port 0."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+import structlog
+from structlog.testing import capture_logs
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.client import (
+    DealerConnectionError,
+    DecisionClock,
+    StrategyBusyError,
+    StrategyWorker,
+    play_match,
+)
+from bot.play_cli import LogFormat, configure_logging
+from bot.transport import LineConnection, TcpLineConnection
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from protocol.game import Game, load_game
+from protocol.session import TimeLimits
+from protocol.wire import MatchState
+from strategies.base import Strategy
+
+KUHN = load_game("kuhn")
+HAND_0 = ["MATCHSTATE:0:0::Ks|", "MATCHSTATE:0:0:r:Ks|", "MATCHSTATE:0:0:rc:Ks|Qs"]
+"""Position 0 acts first (it raises), position 1 calls: one request, then the end."""
+HAND_1 = ["MATCHSTATE:1:1::|As", "MATCHSTATE:1:1:c:|As", "MATCHSTATE:1:1:cc:Qs|As"]
+"""Position 1 waits, then acts after a check; the hand ends with the second check."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_structlog() -> Iterator[None]:
+    """Tests that configure structlog must not leak it (it would write to a closed stream)."""
+    yield
+    structlog.reset_defaults()
+
+
+class Scripted(Strategy):
+    """Returns queued actions (or raises queued exceptions); records what it saw."""
+
+    name = "scripted"
+
+    def __init__(self, game: Game, *answers: Action | Exception) -> None:
+        super().__init__(game)
+        self.answers = list(answers)
+        self.deadlines: list[float] = []
+        self.observed: list[MatchState] = []
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        self.deadlines.append(deadline - time.monotonic())
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def observe(self, view: MatchState) -> None:
+        self.observed.append(view)
+
+
+class Dealer:
+    """A scripted dealer seat: sends lines, and for each ActionRequired line records the reply."""
+
+    def __init__(self, lines: list[str], requests: set[str], close_early: bool = False) -> None:
+        self.lines = lines
+        self.requests = requests
+        self.close_early = close_early
+        self.received: list[str] = []
+
+    async def __call__(self, connection: LineConnection) -> None:
+        self.received.append(await connection.read_line() or "")
+        for line in self.lines:
+            await connection.send_lines([line])
+            if line in self.requests:
+                self.received.append(await connection.read_line() or "")
+
+
+async def serve(handler: Callable[[LineConnection], Awaitable[None]]) -> tuple[asyncio.Server, int]:
+    async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = TcpLineConnection(reader, writer)
+        try:
+            await handler(connection)
+        finally:
+            await connection.close()
+
+    server = await asyncio.start_server(accepted, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+async def play_against(dealer: Dealer, strategy: Strategy, **options: Any) -> Any:
+    server, port = await serve(dealer)
+    async with server, asyncio.timeout(20):
+        return await play_match("127.0.0.1", port, KUHN, strategy, **options)
+
+
+# ------------------------------------------------------------ decision clock
+def test_clock_budget_follows_the_acpc_limits() -> None:
+    clock = DecisionClock(TimeLimits(response_ms=2000, hand_ms=3000, per_hand_ms=1000))
+    clock.start_hand()
+    assert clock.available() == pytest.approx(1.0)  # one hand started: a 1 s bank
+    soft, hard = clock.budget()
+    assert hard == pytest.approx(0.95) and soft == pytest.approx(0.9 * 0.95)
+    clock.charge(0.4)
+    clock.start_hand()
+    assert clock.available() == pytest.approx(1.6)  # 2 s bank minus 0.4 s used
+    clock.charge(1.6)
+    assert clock.budget() == (0.0, 0.0)
+
+
+def test_clock_per_hand_and_time_per_action_caps() -> None:
+    clock = DecisionClock(TimeLimits(response_ms=10_000, hand_ms=500, per_hand_ms=100_000), time_per_action=0.2)
+    clock.start_hand()
+    assert clock.budget() == pytest.approx((0.2, 0.2 * 1.1 + 0.02))
+    clock.charge(0.4)
+    assert clock.available() == pytest.approx(0.1)
+    assert clock.budget() == pytest.approx((0.05, 0.05))
+    with pytest.raises(ValueError, match="positive"):
+        DecisionClock(time_per_action=0)
+
+
+# ------------------------------------------------------------ strategy worker
+async def test_worker_runs_calls_in_another_thread() -> None:
+    worker = StrategyWorker()
+    assert await worker.run(threading.get_ident, timeout=1) != threading.get_ident()
+    with pytest.raises(ZeroDivisionError):
+        await worker.run(lambda: 1 / 0, timeout=1)
+    worker.close()
+
+
+async def test_worker_refuses_a_second_call_while_one_overruns() -> None:
+    worker = StrategyWorker()
+    release = threading.Event()
+    with pytest.raises(TimeoutError):
+        await worker.run(release.wait, timeout=0.05)
+    assert worker.busy
+    with pytest.raises(StrategyBusyError):
+        await worker.run(int, timeout=1)
+    release.set()
+    for _ in range(100):
+        if not worker.busy:
+            break
+        await asyncio.sleep(0.01)
+    assert await worker.run(int, "7", timeout=1) == 7
+    worker.close()
+
+
+# ------------------------------------------------------------ playing
+async def test_plays_observes_and_ignores_comments() -> None:
+    dealer = Dealer(["# welcome", "", *HAND_0, ";", *HAND_1], {HAND_0[0], HAND_1[1]})
+    strategy = Scripted(KUHN, LIMIT_RAISE, CALL)
+    result = await play_against(dealer, strategy)
+    assert result.error is None and result.hands_played == 2 and result.fallbacks == 0
+    assert dealer.received == ["VERSION:2.0.0", "MATCHSTATE:0:0::Ks|:r", "MATCHSTATE:1:1:c:|As:c"]
+    assert [view.state.betting_string() for view in strategy.observed] == ["rc", "cc"]
+    assert strategy.observed[1].state.hole_cards == [(KUHN.deck[0],), (KUHN.deck[2],)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (RuntimeError("boom"), "the strategy raised RuntimeError: boom"),
+        (FOLD, "the strategy chose an illegal action"),
+        (Action.raise_to(5), "the strategy chose an illegal action"),
+    ],
+)
+async def test_a_failing_strategy_falls_back_to_check_or_call(answer: Any, reason: str) -> None:
+    dealer = Dealer(HAND_0, {HAND_0[0]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, Scripted(KUHN, answer))
+    assert result.fallbacks == 1 and result.error is None
+    assert dealer.received[1] == "MATCHSTATE:0:0::Ks|:c"
+    (fallback,) = [entry for entry in logs if entry["event"] == "fallback"]
+    assert fallback["log_level"] == "warning" and reason in fallback["reason"]
+    assert fallback["hand"] == 0 and fallback["action"] == "c"
+
+
+async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy() -> None:
+    release = threading.Event()
+
+    class Slow(Strategy):
+        name = "slow"
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            release.wait(5)
+            return CALL
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    started = time.monotonic()
+    with capture_logs() as logs:
+        result = await play_against(dealer, Slow(KUHN), time_per_action=0.05)
+    release.set()
+    assert time.monotonic() - started < 2
+    assert result.fallbacks == 2 and result.hands_played == 2
+    reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
+    assert "did not answer within" in reasons[0] and "still busy" in reasons[1]
+    assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c"]
+
+
+async def test_the_strategy_gets_its_deadline() -> None:
+    strategy = Scripted(KUHN, CALL)
+    await play_against(Dealer(HAND_0, {HAND_0[0]}), strategy, time_per_action=0.5)
+    assert 0.3 < strategy.deadlines[0] <= 0.5
+
+
+async def test_a_dealer_closing_mid_hand_is_an_error() -> None:
+    result = await play_against(Dealer(HAND_0[:1], {HAND_0[0]}), Scripted(KUHN, CALL))
+    assert result.error == "the dealer closed the connection in the middle of hand 0"
+
+
+async def test_a_dealer_that_never_deals_is_an_error() -> None:
+    result = await play_against(Dealer(["# error: seat 1 is already taken"], set()), Scripted(KUHN))
+    assert result.hands_played == 0
+    assert result.error is not None and "it said: error: seat 1 is already taken" in result.error
+
+
+async def test_a_malformed_dealer_line_is_logged_and_skipped() -> None:
+    dealer = Dealer(["MATCHSTATE:9:0::Ks|", *HAND_0], {HAND_0[0]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, Scripted(KUHN, CALL))
+    assert result.error is None and result.hands_played == 1
+    assert [entry["event"] for entry in logs if entry["log_level"] == "warning"] == ["bad_line"]
+
+
+async def test_connecting_retries_until_the_dealer_listens() -> None:
+    """A bound socket refuses connections until it listens: no race for the port."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    dealer = Dealer(HAND_0, {HAND_0[0]})
+    client = asyncio.create_task(play_match("127.0.0.1", port, KUHN, Scripted(KUHN, CALL), connect_timeout=10))
+    await asyncio.sleep(0.3)
+    assert not client.done()
+
+    async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = TcpLineConnection(reader, writer)
+        await dealer(connection)
+        await connection.close()
+
+    server = await asyncio.start_server(accepted, sock=sock)
+    async with server, asyncio.timeout(20):
+        result = await client
+    assert result.error is None and result.hands_played == 1
+
+
+async def test_connect_timeout() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        started = time.monotonic()
+        with pytest.raises(DealerConnectionError, match=rf"127.0.0.1:{port} within 0.3 s"):
+            await play_match("127.0.0.1", port, KUHN, Scripted(KUHN), connect_timeout=0.3)
+    assert time.monotonic() - started < 2
+
+
+# ------------------------------------------------------------ command line
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "kuhn", "--strategy", "nobody", "--port", "1"], "unknown strategy 'nobody'"),
+        (["--game", "nosuch", "--strategy", "always-call", "--port", "1"], "nosuch"),
+        (["--game", "kuhn", "--strategy", "always-call"], "--port"),
+        (["--game", "kuhn", "--strategy", "always-call", "--port", "1", "--token", "t"], "--token needs --ws"),
+    ],
+)
+def test_play_usage_errors_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["play", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_play_cannot_connect_exits_1() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = str(sock.getsockname()[1])
+        result = CliRunner().invoke(
+            app, ["play", "--game", "kuhn", "--strategy", "always-call", "--port", port, "--connect-timeout", "0.2",
+                  "--log-format", "json"],
+        )
+    assert result.exit_code == 1
+    event = json.loads(result.output.strip().splitlines()[-1])
+    assert event["event"] == "connect_failed" and event["level"] == "error"
+
+
+def test_json_logs(capsys: pytest.CaptureFixture[str]) -> None:
+    configure_logging(LogFormat.json)
+    structlog.get_logger("t").warning("fallback", hand=3)
+    structlog.get_logger("t").debug("hidden")
+    (line,) = capsys.readouterr().err.splitlines()
+    assert json.loads(line) | {"timestamp": None} == {"event": "fallback", "hand": 3, "level": "warning", "timestamp": None}
