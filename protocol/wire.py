@@ -88,16 +88,21 @@ def _check_line(line: str) -> None:
         raise ProtocolError(f"non-ASCII character at offset {bad}")
 
 
-def parse_match_state(line: str, game: Game) -> MatchState:
-    """Parse a ``MATCHSTATE`` line of ``game`` (terminator allowed); raises ProtocolError."""
+def _split(line: str, count: int, what: str) -> list[str]:
+    """The ``:``-separated fields of a ``MATCHSTATE`` line, checked for length and characters."""
     line = strip_terminator(line)
     _check_line(line)
     if not line.startswith(_PREFIX):
         raise ProtocolError(f"offset 0: expected {_PREFIX!r}, got {line[:20]!r}")
     fields = line.split(":")
-    if len(fields) != 5:
-        raise ProtocolError(f"expected 5 ':'-separated fields, got {len(fields)}")
-    return _parse_fields(fields, game)
+    if len(fields) != count:
+        raise ProtocolError(f"expected {count} ':'-separated fields in {what}, got {len(fields)}")
+    return fields
+
+
+def parse_match_state(line: str, game: Game) -> MatchState:
+    """Parse a ``MATCHSTATE`` line of ``game`` (terminator allowed); raises ProtocolError."""
+    return _parse_fields(_split(line, 5, "a match state"), game)
 
 
 def _parse_fields(fields: list[str], game: Game) -> MatchState:
@@ -315,13 +320,7 @@ def parse_action(text: str, game: Game) -> Action:
 
 def parse_response(line: str, game: Game) -> tuple[MatchState, Action]:
     """Parse a player's reply ``MATCHSTATE:...:<action>``; raises ProtocolError."""
-    line = strip_terminator(line)
-    _check_line(line)
-    if not line.startswith(_PREFIX):
-        raise ProtocolError(f"offset 0: expected {_PREFIX!r}, got {line[:20]!r}")
-    fields = line.split(":")
-    if len(fields) != 6:
-        raise ProtocolError(f"expected 6 ':'-separated fields in a response, got {len(fields)}")
+    fields = _split(line, 6, "a response")
     match_state = _parse_fields(fields[:5], game)
     return match_state, parse_action(fields[5], game)
 
