@@ -12,8 +12,10 @@ import typer
 from bot.dealer_cli import DEALER_CONTEXT, dealer
 from bot.game_cli import game_app
 from bot.log_cli import log_app
+from bot.model_experiment_cli import experiment_app
 from bot.match_cli import MATCH_CONTEXT_SETTINGS, match_command
 from bot.play_cli import play
+from bot.prior_cli import train_prior
 from bot.solve_cli import exploitability, solve
 
 app = typer.Typer(
@@ -30,6 +32,8 @@ app.command("dealer", context_settings=DEALER_CONTEXT)(dealer)
 app.command("play")(play)
 app.command("solve")(solve)
 app.command("exploitability")(exploitability)
+app.command("train-prior")(train_prior)
+app.add_typer(experiment_app, name="experiment")
 
 
 def main() -> None:

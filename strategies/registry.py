@@ -1,4 +1,9 @@
-"""The registry of every built-in strategy, by the name used on the command line."""
+"""The registry of every built-in strategy, by the name used on the command line.
+
+Baselines (:mod:`strategies.baselines`) and the styled opponents (:mod:`strategies.styled`:
+``tight-aggressive``, ``tight-passive``, ``loose-aggressive``, ``loose-passive``,
+``calling-station``, ``maniac``, ``nit``, ``bluffer``, ``switcher``).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from strategies.baselines import (
     PushFold,
     RandomPlayer,
 )
+from strategies.styled import STYLES, SWITCHER_SUMMARY, Switcher, plays_styled, styled_factory
 
 _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
     (AlwaysCall, "Checks or calls every time."),
@@ -61,5 +67,13 @@ def default_registry() -> StrategyRegistry:
             summary="Plays the shipped near-equilibrium policy (kuhn, kuhn3p, leduc).",
             supports=_has_equilibrium,
         )
+    )
+    for name, style in STYLES.items():
+        registry.register(
+            StrategyInfo(name=name, factory=styled_factory(name), summary=style.summary, supports=plays_styled)
+        )
+    registry.register(
+        StrategyInfo(name=Switcher.name, factory=styled_factory(Switcher.name), summary=SWITCHER_SUMMARY,
+                     supports=plays_styled)
     )
     return registry

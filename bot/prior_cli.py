@@ -1,0 +1,187 @@
+"""``pokerbot train-prior`` and the builder of the shipped default priors.
+
+``train-prior LOGS... --game GAME --out PRIOR`` grows the opponent-model prior trees
+(:class:`models.prior.PriorTrainer`) from ACPC match logs, each hand from every player's
+view in turn, and writes a prior file (magic header, format version, compressed pickle:
+trusted input only).
+
+The default priors in ``models/data/`` are built by this module's builder, which plays
+self-play logs of the styled population and the baselines with
+:func:`bot.match.run_inprocess_match` (every pair of :data:`POPULATION` plays ``--hands``
+hands, seats rotating) and trains on them. The shipped files were made with::
+
+    python -m bot.prior_cli --seed 7 --hands 1000 --out models/data
+
+(about four minutes on one core for both games; the command, seed and row counts are
+also recorded in each prior's ``info``). The builder lives here rather than in ``models``
+because it plays matches, which the layering keeps out of ``models``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import typer
+
+from bot.match import run_inprocess_match, strategy_seed
+from models.config import PriorConfig
+from models.errors import ModelError
+from models.prior import DEFAULT_PRIOR_FILES, Prior, PriorTrainer, save_prior
+from protocol.errors import GameDefinitionError, LogFormatError
+from protocol.game import Game, load_game
+from strategies.base import Strategy
+from strategies.registry import default_registry
+from strategies.styled import STYLES, Switcher, make_styled
+
+POPULATION: tuple[str, ...] = (
+    *STYLES, Switcher.name, "random", "always-call", "always-raise", "push-fold",
+)
+"""The players of the default priors' self-play: every style and four baselines."""
+DEFAULT_GAMES: tuple[str, ...] = ("holdem-nolimit-2p", "holdem-limit-2p")
+BUILD_COMMAND = "python -m bot.prior_cli --seed {seed} --hands {hands} --out {out}"
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def train_prior(
+    logs: list[Path] = typer.Argument(..., help="ACPC match logs (the dealer's MATCHNAME.log files)."),
+    game: str = typer.Option(..., "--game", "-g", help="The logs' game: a built-in name or a game file."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where to write the prior file."),
+    tree: str = typer.Option("hoeffding", "--tree", help="hoeffding or adaptive (river's Hoeffding adaptive tree)."),
+    grace_period: int = typer.Option(100, "--grace-period", help="Instances between split attempts at a leaf."),
+    max_depth: int = typer.Option(20, "--max-depth", help="Deepest tree level."),
+    split_confidence: float = typer.Option(
+        1e-2, "--split-confidence", help="Hoeffding-bound delta (larger splits sooner)."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the adaptive tree's sampling."),
+) -> None:
+    """Train the opponent-model prior (action and hand-strength trees) from ACPC logs."""
+    try:
+        game_definition = load_game(game)
+        config = PriorConfig(
+            tree=tree,  # type: ignore[arg-type] - pydantic checks the value
+            grace_period=grace_period, max_depth=max_depth, split_confidence=split_confidence, seed=seed,
+        )
+    except GameDefinitionError as error:
+        raise _fail(str(error)) from None
+    except ValueError as error:
+        raise _fail(f"bad option: {error}") from None
+    trainer = PriorTrainer(game_definition, config)
+    started = time.perf_counter()
+    for path in logs:
+        try:
+            with path.open(encoding="utf-8") as lines:
+                trainer.add_log(lines, str(path))
+        except OSError as error:
+            raise _fail(f"cannot read {path}: {error.strerror or error}") from None
+        except (LogFormatError, UnicodeDecodeError) as error:
+            raise _fail(str(error)) from None
+    if trainer.hands == 0:
+        raise _fail("the logs hold no hands (no STATE lines)")
+    command = (
+        f"pokerbot train-prior {' '.join(str(p) for p in logs)} --game {game} --out {out} --tree {tree} "
+        f"--grace-period {grace_period} --max-depth {max_depth} --split-confidence {split_confidence:g} --seed {seed}"
+    )
+    prior = trainer.finish({"command": command, "logs": [str(p) for p in logs]})
+    try:
+        save_prior(prior, out)
+    except OSError as error:
+        raise _fail(f"cannot write {out}: {error.strerror or error}") from None
+    typer.echo(_summary(prior, out, time.perf_counter() - started))
+
+
+def _summary(prior: Prior, out: Path, seconds: float) -> str:
+    info = prior.info
+    return (
+        f"{out}: {info['hands']} hands, {info['action_rows']} action rows, {info['showdown_rows']} showdown rows; "
+        f"action tree {prior.action.n_leaves} leaves (depth {prior.action.depth()}), hand-strength tree "
+        f"{prior.strength.n_leaves} leaves (depth {prior.strength.depth()}); "
+        f"{out.stat().st_size:,} bytes, {seconds:.1f} s"
+    )
+
+
+def _player(name: str, game: Game, seed: int, hands: int) -> Strategy:
+    if name == Switcher.name:
+        return make_styled(name, game, seed, switch_hand=hands // 2)
+    return default_registry().create(name, game, seed)
+
+
+def self_play_logs(game: Game, game_name: str, hands: int, seed: int, folder: Path,
+                   population: Sequence[str] = POPULATION,
+                   on_pair: Callable[[str, str], None] | None = None) -> list[Path]:
+    """Play every pair of ``population`` for ``hands`` hands in-process and write the logs
+    to ``folder``; dealing and strategy seeds derive from ``seed``."""
+    paths = []
+    for first, second in itertools.combinations(population, 2):
+        pair_seed = strategy_seed(seed, f"{first}/{second}") & 0xFFFFFFFF
+        names = [first, second]
+        players = [_player(name, game, strategy_seed(pair_seed, name), hands) for name in names]
+        path = folder / f"{first}.{second}.log"
+        run_inprocess_match(game, hands, pair_seed, players, names, log_path=path,
+                            match_name=f"{first}.{second}", game_name=game_name)
+        paths.append(path)
+        if on_pair is not None:
+            on_pair(first, second)
+    return paths
+
+
+def build_default_prior(game_name: str, seed: int, hands: int, out_dir: Path,
+                        config: PriorConfig | None = None, quiet: bool = False) -> Path:
+    """Build and write the default prior of ``game_name`` (see the module docstring)."""
+    game = load_game(game_name)
+    file_name = DEFAULT_PRIOR_FILES[(game.betting, game.num_players)]
+    trainer = PriorTrainer(game, config or PriorConfig(seed=seed))
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        logs = self_play_logs(
+            game, game_name, hands, seed, Path(folder),
+            on_pair=None if quiet else lambda a, b: typer.echo(f"  {game_name}: {a} vs {b}", err=True),
+        )
+        for path in logs:
+            with path.open(encoding="utf-8") as lines:
+                trainer.add_log(lines, path.name)
+    prior = trainer.finish({
+        "command": BUILD_COMMAND.format(seed=seed, hands=hands, out=out_dir),
+        "seed": seed, "hands_per_pair": hands, "population": list(POPULATION), "game": game_name,
+    })
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / file_name
+    save_prior(prior, path)
+    if not quiet:
+        typer.echo(_summary(prior, path, time.perf_counter() - started))
+    return path
+
+
+def build_default_priors(
+    seed: int = typer.Option(7, "--seed", help="Master seed of the self-play matches."),
+    hands: int = typer.Option(1000, "--hands", help="Hands per pair of players."),
+    out: Path = typer.Option(Path("models/data"), "--out", help="Folder for the prior files."),
+    games: list[str] = typer.Option(list(DEFAULT_GAMES), "--game", help="Games to build priors for."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+) -> None:
+    """Build the shipped default priors from styled and baseline self-play."""
+    if hands < 1:
+        raise _fail("--hands must be positive")
+    for game_name in games:
+        try:
+            build_default_prior(game_name, seed, hands, out, quiet=quiet)
+        except (GameDefinitionError, KeyError) as error:
+            raise _fail(f"no default prior for {game_name}: {error}") from None
+        except (ModelError, OSError) as error:
+            raise _fail(str(error)) from None
+
+
+def main() -> None:
+    """``python -m bot.prior_cli``: run :func:`build_default_priors`."""
+    typer.run(build_default_priors)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Styled opponents: parametrised rule-based players of recognisable styles.
+
+Every styled player follows one rule, parametrised by a :class:`Style`:
+
+1. **Strength** ``e``: pre-flop, the hand's all-in equity against one random hand (the
+   hold'em chart of :func:`strategies.push_fold_chart.push_fold_chart`; other games sample);
+   after the flop, equity against one random hand from :data:`EQUITY_SAMPLES` seeded draws
+   (:func:`models.handstrength.equity_vs_random`), raised to the power of the number of
+   opponents still in the hand.
+2. **Value**: with ``e >= value`` (``preflop_raise`` pre-flop, ``bet`` after) it bets or
+   raises with probability ``aggression`` while the round has fewer than ``raise_cap`` raises.
+3. **No bet to call**: otherwise it bluffs (bets) with probability ``bluff``, else checks.
+4. **Facing a bet**: it calls when ``e`` reaches the larger of its continuing threshold
+   (``preflop_play`` / ``call``) and the pot odds ``to_call / (pot + to_call)`` times
+   ``odds_factor``, capped at the value threshold (so value hands always continue); else it
+   bluff-raises with probability ``bluff / 2``; else it folds.
+
+Styled players are for hold'em (limit and no-limit, any number of players; the rule itself
+works in any game). No-limit bets and raises draw a size from ``sizes`` (fractions of the pot after calling;
+``inf`` = all-in), clamped into the legal range; limit games use the fixed raise. Only legal
+actions are returned. Randomness is ``self.rng`` (seeded).
+
+:data:`STYLES` holds the named styles; :class:`Switcher` plays one style and then another
+from a given hand number on (by default tight-aggressive, then maniac from hand 500).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from models.handstrength import equity_vs_random
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from protocol.game import Game
+from protocol.wire import MatchState
+from strategies.base import Strategy, StrategyFactory
+from strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+
+EQUITY_SAMPLES = 48
+"""Draws per post-flop equity estimate (about 0.2 ms)."""
+ALL_IN = math.inf
+"""A bet size meaning all-in."""
+DEFAULT_SWITCH_HAND = 500
+"""The hand number (0-based) from which :class:`Switcher` plays its second style by default."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """Thresholds (equities in [0, 1]) and habits of a styled player; see the module docstring."""
+
+    name: str
+    preflop_play: float
+    preflop_raise: float
+    call: float
+    bet: float
+    aggression: float
+    bluff: float
+    odds_factor: float = 1.0
+    sizes: tuple[float, ...] = (0.5, 1.0)
+    raise_cap: int = 3
+    summary: str = ""
+
+
+STYLES: dict[str, Style] = {
+    style.name: style
+    for style in (
+        Style("tight-aggressive", 0.55, 0.60, 0.50, 0.65, 0.85, 0.08, sizes=(0.5, 0.75, 1.0),
+              summary="Plays the top third of hands, bets and raises its good hands, bluffs a little."),
+        Style("tight-passive", 0.55, 0.66, 0.50, 0.78, 0.35, 0.02,
+              summary="Plays the top third of hands, mostly checks and calls, raises only the best."),
+        Style("loose-aggressive", 0.46, 0.53, 0.40, 0.55, 0.85, 0.20, sizes=(0.5, 1.0, 1.5),
+              summary="Plays two thirds of hands, bets and raises often, bluffs a fifth of the time."),
+        Style("loose-passive", 0.42, 0.66, 0.35, 0.75, 0.20, 0.02, odds_factor=0.6,
+              summary="Plays most hands, calls a lot, rarely raises."),
+        Style("calling-station", 0.0, 0.72, 0.0, 0.82, 0.25, 0.0, odds_factor=0.0, sizes=(0.5,),
+              summary="Calls almost anything, raises only very strong hands."),
+        Style("maniac", 0.0, 0.0, 0.25, 0.0, 0.85, 0.8, odds_factor=0.3, sizes=(1.0, 2.0, ALL_IN),
+              raise_cap=6, summary="Raises nearly every hand, big, whatever it holds."),
+        Style("nit", 0.62, 0.65, 0.65, 0.78, 0.70, 0.0, raise_cap=2,
+              summary="Plays only premium hands (about the top tenth) and folds to pressure."),
+        Style("bluffer", 0.50, 0.58, 0.50, 0.65, 0.75, 0.45, sizes=(0.75, 1.0),
+              summary="Solid hand selection but bets and raises weak hands often; gives up when called."),
+    )
+}
+"""The named styles, by registry name."""
+
+
+def _raise_action(game: Game, view: MatchState, fraction: float) -> Action:
+    """A raise of ``fraction`` of the pot after calling (no-limit, clamped), or the limit raise."""
+    if not game.is_nolimit:
+        return LIMIT_RAISE
+    state = view.state
+    legal = state.legal_actions()
+    if math.isinf(fraction):
+        return Action.raise_to(legal.max_raise_to)
+    target = state.max_spent + int(fraction * (state.pot + legal.call_amount))
+    return Action.raise_to(min(max(target, legal.min_raise_to), legal.max_raise_to))
+
+
+class StyledPlayer(Strategy):
+    """A rule-based player of one :class:`Style` (see the module docstring)."""
+
+    name = "styled"
+
+    def __init__(self, game: Game, seed: int | None = None, style: Style | None = None) -> None:
+        super().__init__(game, seed)
+        self.style = style or STYLES["tight-aggressive"]
+        self._chart: PushFoldChart | None = None
+        self._holdem = game.is_standard_deck and game.num_hole_cards == 2
+
+    def current_style(self, view: MatchState) -> Style:
+        """The style played in ``view``'s hand."""
+        return self.style
+
+    def strength(self, view: MatchState) -> float:
+        """Equity against one random hand per opponent still in (see the module docstring)."""
+        state = view.state
+        board = state.visible_board()
+        if not board and self._holdem:
+            if self._chart is None:
+                self._chart = push_fold_chart()
+            equity = self._chart.equity[hand_class(view.hole_cards)]
+        else:
+            equity = equity_vs_random(self.game, view.hole_cards, board, self.rng, EQUITY_SAMPLES)
+        opponents = sum(1 for p, folded in enumerate(state.folded) if not folded and p != view.position)
+        return equity ** max(opponents, 1)
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """The styled action for ``view`` (always legal)."""
+        style = self.current_style(view)
+        state = view.state
+        legal = state.legal_actions()
+        equity = self.strength(view)
+        preflop = state.round == 0
+        value = style.preflop_raise if preflop else style.bet
+        can_raise = legal.can_raise and state.num_raises() < style.raise_cap
+        rng = self.rng
+        if can_raise and equity >= value and rng.random() < style.aggression:
+            return self._bet(view, style)
+        if not legal.call_amount:
+            if can_raise and equity < value and rng.random() < style.bluff:
+                return self._bet(view, style)
+            return CALL
+        odds = legal.call_amount / (state.pot + legal.call_amount)
+        needed = max(style.preflop_play if preflop else style.call, min(odds * style.odds_factor, value))
+        if equity >= needed:
+            return CALL
+        if can_raise and rng.random() < style.bluff / 2:
+            return self._bet(view, style)
+        return FOLD
+
+    def _bet(self, view: MatchState, style: Style) -> Action:
+        return _raise_action(self.game, view, self.rng.choice(style.sizes))
+
+
+class Switcher(StyledPlayer):
+    """Plays ``first`` until hand ``switch_hand`` (0-based), then ``second``."""
+
+    name = "switcher"
+
+    def __init__(self, game: Game, seed: int | None = None, first: Style | None = None,
+                 second: Style | None = None, switch_hand: int = DEFAULT_SWITCH_HAND) -> None:
+        super().__init__(game, seed, first or STYLES["tight-aggressive"])
+        self.second = second or STYLES["maniac"]
+        self.switch_hand = switch_hand
+
+    def current_style(self, view: MatchState) -> Style:
+        """``first`` before hand ``switch_hand``, ``second`` from it on."""
+        return self.style if view.hand_number < self.switch_hand else self.second
+
+
+def plays_styled(game: Game) -> bool:
+    """True for hold'em games (52 cards, two hole cards), the games styled players are for."""
+    return game.is_standard_deck and game.num_hole_cards == 2
+
+
+def make_styled(name: str, game: Game, seed: int | None = None,
+                switch_hand: int = DEFAULT_SWITCH_HAND) -> StyledPlayer:
+    """The styled player ``name`` (a key of :data:`STYLES`, or ``switcher``)."""
+    if name == Switcher.name:
+        return Switcher(game, seed, switch_hand=switch_hand)
+    if name not in STYLES:
+        raise KeyError(f"unknown style {name!r}: styles are {', '.join([*STYLES, Switcher.name])}")
+    player = StyledPlayer(game, seed, STYLES[name])
+    player.name = name
+    return player
+
+
+def styled_factory(name: str) -> StrategyFactory:
+    """A registry factory ``(game, seed) -> Strategy`` for style ``name``."""
+
+    def factory(game: Game, seed: int | None = None) -> Strategy:
+        return make_styled(name, game, seed)
+
+    factory.__name__ = f"make_{name.replace('-', '_')}"
+    return factory
+
+
+SWITCHER_SUMMARY = (
+    f"Tight-aggressive until hand {DEFAULT_SWITCH_HAND}, then a maniac: a style change mid-match."
+)
+
+__all__ = [
+    "ALL_IN", "DEFAULT_SWITCH_HAND", "EQUITY_SAMPLES", "STYLES", "SWITCHER_SUMMARY", "Style", "StyledPlayer",
+    "Switcher", "make_styled", "plays_styled", "styled_factory",
+]
