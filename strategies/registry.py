@@ -47,6 +47,16 @@ def _has_equilibrium(game: Game) -> bool:
     return has_equilibrium(game)
 
 
+def _miximax(game: Game, seed: int | None) -> Strategy:
+    from strategies.agent.player import MiximaxAgent  # imports river: slow, so only when asked
+
+    return MiximaxAgent(game, seed)
+
+
+def _heads_up_holdem(game: Game) -> bool:
+    return game.num_players == 2 and game.is_standard_deck
+
+
 def default_registry() -> StrategyRegistry:
     """A new registry holding every built-in strategy, each with a one-line summary."""
     registry = StrategyRegistry()
@@ -66,6 +76,14 @@ def default_registry() -> StrategyRegistry:
             factory=_equilibrium_player,
             summary="Plays the shipped near-equilibrium policy (kuhn, kuhn3p, leduc).",
             supports=_has_equilibrium,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="miximax",
+            factory=_miximax,
+            summary="Pre-flop chart, then miximax search with adapting opponent models (heads-up hold'em).",
+            supports=_heads_up_holdem,
         )
     )
     for name, style in STYLES.items():

@@ -29,8 +29,12 @@ from strategies.push_fold_chart import (
 from strategies.registry import default_registry
 
 REGISTRY = default_registry()
-STRATEGY_NAMES = [name for name in REGISTRY.names() if REGISTRY.info(name).argument is None]
-"""Every registered strategy that needs no argument (``policy:PATH`` is tested elsewhere)."""
+SEARCHING = {"miximax"}
+"""Strategies that search for up to a second a decision: their legality is tested in their own files."""
+STRATEGY_NAMES = [
+    name for name in REGISTRY.names() if REGISTRY.info(name).argument is None and name not in SEARCHING
+]
+"""Every fast registered strategy that needs no argument (``policy:PATH`` is tested elsewhere)."""
 SUPPORTED_PAIRS = [
     (name, game_name)
     for name in STRATEGY_NAMES

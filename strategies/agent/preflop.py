@@ -1,0 +1,196 @@
+"""The pre-flop chart: a data file of actions by position, bet faced and effective stack.
+
+The file (``strategies/data/preflop_chart.json``) is made by
+:mod:`strategies.agent.make_preflop_chart` (the method is documented there) and validated
+when loaded (:func:`load_chart`): format name and version, the 169 starting-hand classes in
+canonical order, increasing buckets, one action string of 169 codes per (position, bet
+faced, stack) cell, a 169 x 169 equity matrix with values in [0, 1].
+
+**Codes** (one per class, in :func:`all_classes` order): ``f`` fold (check when free),
+``c`` check or call, ``r`` raise to ``raise_multiple`` times the bet faced, ``a`` all-in.
+
+**Lookup** (:meth:`PreflopChart.action_code`): ``position`` is ``button`` (the player who
+acts first pre-flop heads-up) or ``big-blind``; the bet faced is the opponent's chips in,
+in big blinds; the effective stack is the smaller stack, in big blinds. Each uses the
+smallest bucket at or above the value (the largest bucket above them all).
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+
+from protocol.cards import RANK_CHARS, Card, make_card, rank_of, suit_of
+
+CHART_FORMAT = "pokerbot-preflop-chart"
+CHART_VERSION = 1
+ACTION_CODES = "fcra"
+POSITIONS = ("button", "big-blind")
+NUM_CLASSES = 169
+DEFAULT_CHART_PATH = Path(__file__).resolve().parent.parent / "data" / "preflop_chart.json"
+"""Where the generator writes the chart (the packaged file, read through importlib.resources)."""
+
+
+class PreflopChartError(ValueError):
+    """The pre-flop chart file is missing, malformed or inconsistent."""
+
+
+def all_classes() -> tuple[str, ...]:
+    """The 169 classes, canonical order: for high rank A..2, the pair, then suited and
+    offsuit hands with each lower rank (high to low): ``AA AKs AKo AQs ... 22``."""
+    labels: list[str] = []
+    for high in range(len(RANK_CHARS) - 1, -1, -1):
+        labels.append(RANK_CHARS[high] * 2)
+        for low in range(high - 1, -1, -1):
+            labels.append(RANK_CHARS[high] + RANK_CHARS[low] + "s")
+            labels.append(RANK_CHARS[high] + RANK_CHARS[low] + "o")
+    return tuple(labels)
+
+
+def class_of(cards: Sequence[Card]) -> str:
+    """The class of two hole cards (``AA``, ``AKs``, ``AKo``; high rank first)."""
+    first, second = sorted(cards, key=lambda c: (rank_of(c), suit_of(c)), reverse=True)
+    high, low = RANK_CHARS[rank_of(first)], RANK_CHARS[rank_of(second)]
+    if high == low:
+        return high + low
+    return high + low + ("s" if suit_of(first) == suit_of(second) else "o")
+
+
+def class_combos(label: str) -> tuple[tuple[Card, Card], ...]:
+    """Every two-card combination of class ``label`` (6, 4 or 12), in card order."""
+    high, low = RANK_CHARS.index(label[0]), RANK_CHARS.index(label[1])
+    combos = []
+    for a in range(4):
+        for b in range(4):
+            if high == low and b <= a:
+                continue
+            if len(label) == 3 and (label[2] == "s") != (a == b):
+                continue
+            combos.append((make_card(high, a), make_card(low, b)))
+    return tuple(combos)
+
+
+class _ChartFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    format: str
+    version: int
+    classes: tuple[str, ...]
+    equity_vs_random: tuple[float, ...]
+    equity_matrix: tuple[tuple[float, ...], ...]
+    stack_buckets_bb: tuple[float, ...]
+    faced_buckets_bb: tuple[float, ...]
+    raise_multiple: float
+    charts: dict[str, tuple[tuple[str, ...], ...]]
+
+    @field_validator("format")
+    @classmethod
+    def _format(cls, value: str) -> str:
+        if value != CHART_FORMAT:
+            raise ValueError(f"not a pre-flop chart (format {value!r})")
+        return value
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: int) -> int:
+        if value != CHART_VERSION:
+            raise ValueError(f"chart version {value}, this pokerbot reads version {CHART_VERSION}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> _ChartFile:
+        if self.classes != all_classes():
+            raise ValueError("the classes are not the 169 starting-hand classes in canonical order")
+        if len(self.equity_vs_random) != NUM_CLASSES or not all(0 <= e <= 1 for e in self.equity_vs_random):
+            raise ValueError("equity_vs_random needs 169 values in [0, 1]")
+        if len(self.equity_matrix) != NUM_CLASSES or any(
+            len(row) != NUM_CLASSES or not all(0 <= e <= 1 for e in row) for row in self.equity_matrix
+        ):
+            raise ValueError("equity_matrix must be 169 x 169 with values in [0, 1]")
+        for name, buckets in (("stack", self.stack_buckets_bb), ("faced", self.faced_buckets_bb)):
+            if not buckets or any(b <= a for a, b in zip(buckets, buckets[1:])) or buckets[0] <= 0:
+                raise ValueError(f"{name} buckets must be positive and increasing")
+        if set(self.charts) != set(POSITIONS):
+            raise ValueError(f"charts must be given for exactly {POSITIONS}")
+        for position, rows in self.charts.items():
+            if len(rows) != len(self.faced_buckets_bb) or any(len(r) != len(self.stack_buckets_bb) for r in rows):
+                raise ValueError(f"chart {position!r} must have one row per faced bucket, one cell per stack")
+            for row in rows:
+                for cell in row:
+                    if len(cell) != NUM_CLASSES or not set(cell) <= set(ACTION_CODES):
+                        raise ValueError(f"chart {position!r}: every cell needs 169 codes from {ACTION_CODES!r}")
+        return self
+
+
+@dataclass(frozen=True)
+class PreflopChart:
+    """A validated chart (see the module docstring); amounts in big blinds."""
+
+    classes: tuple[str, ...]
+    equity_vs_random: tuple[float, ...]
+    equity_matrix: tuple[tuple[float, ...], ...]
+    stack_buckets_bb: tuple[float, ...]
+    faced_buckets_bb: tuple[float, ...]
+    raise_multiple: float
+    charts: dict[str, tuple[tuple[str, ...], ...]]
+
+    def index(self, label: str) -> int:
+        """The position of class ``label`` in :attr:`classes`."""
+        return _class_index()[label]
+
+    def action_code(self, label: str, position: str, faced_bb: float, stack_bb: float) -> str:
+        """The code (``f``, ``c``, ``r`` or ``a``) for class ``label``."""
+        if position not in self.charts:
+            raise PreflopChartError(f"unknown position {position!r}: expected one of {POSITIONS}")
+        row = self.charts[position][_bucket(self.faced_buckets_bb, faced_bb)]
+        return row[_bucket(self.stack_buckets_bb, stack_bb)][self.index(label)]
+
+    def equity(self, label: str, against: str | None = None) -> float:
+        """All-in pre-flop equity of ``label`` against class ``against`` (or a random hand)."""
+        i = self.index(label)
+        if against is None:
+            return self.equity_vs_random[i]
+        return self.equity_matrix[i][self.index(against)]
+
+
+@cache
+def _class_index() -> dict[str, int]:
+    return {label: i for i, label in enumerate(all_classes())}
+
+
+def _bucket(buckets: Sequence[float], value: float) -> int:
+    return min(bisect_left(buckets, value - 1e-9), len(buckets) - 1)
+
+
+def parse_chart(text: str, source: str = "<chart>") -> PreflopChart:
+    """A chart from JSON text; raises :class:`PreflopChartError` saying what is wrong."""
+    try:
+        data = _ChartFile.model_validate(json.loads(text))
+    except (json.JSONDecodeError, ValidationError) as error:
+        raise PreflopChartError(f"{source}: {error}") from None
+    return PreflopChart(data.classes, data.equity_vs_random, data.equity_matrix, data.stack_buckets_bb,
+                        data.faced_buckets_bb, data.raise_multiple, dict(data.charts))
+
+
+def load_chart(path: Path | None = None) -> PreflopChart:
+    """The chart at ``path``, or the packaged one; raises :class:`PreflopChartError`."""
+    try:
+        if path is not None:
+            return parse_chart(path.read_text(), str(path))
+        text = resources.files("strategies").joinpath("data", "preflop_chart.json").read_text()
+    except OSError as error:
+        raise PreflopChartError(f"the pre-flop chart cannot be read ({error})") from None
+    return parse_chart(text, "packaged preflop_chart.json")
+
+
+__all__ = [
+    "ACTION_CODES", "CHART_FORMAT", "CHART_VERSION", "DEFAULT_CHART_PATH", "NUM_CLASSES", "POSITIONS",
+    "PreflopChart", "PreflopChartError", "all_classes", "class_combos", "class_of", "load_chart", "parse_chart",
+]

@@ -1,0 +1,130 @@
+"""The pre-flop chart (packaged file, validation, lookups) and the miximax agent."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from protocol.actions import CALL, FOLD, Action
+from protocol.cards import cards_from_string
+from protocol.game import load_game
+from protocol.hand import HandState
+from protocol.wire import MatchState
+from strategies.agent.player import AgentSettings, MiximaxAgent, miximax_factory
+from strategies.agent.preflop import (
+    PreflopChartError,
+    all_classes,
+    class_combos,
+    class_of,
+    load_chart,
+    parse_chart,
+)
+from strategies.agent.search import SearchSettings
+
+NOLIMIT = load_game("holdem-nolimit-2p")
+LIMIT = load_game("holdem-limit-2p")
+
+
+def test_classes_and_combos() -> None:
+    classes = all_classes()
+    assert len(classes) == 169 and len(set(classes)) == 169
+    assert classes[:4] == ("AA", "AKs", "AKo", "AQs") and classes[-1] == "22"
+    assert sum(len(class_combos(label)) for label in classes) == 1326
+    assert class_of(cards_from_string("7h2h")) == "72s" and class_of(cards_from_string("2c7d")) == "72o"
+    assert all(class_of(combo) == label for label in classes for combo in class_combos(label))
+
+
+def test_packaged_chart_loads_and_is_sane() -> None:
+    chart = load_chart()
+    assert chart.equity("AA") == pytest.approx(0.852, abs=0.005)  # AA vs a random hand: 85.2 %
+    assert chart.equity("72o") == pytest.approx(0.346, abs=0.005)
+    assert chart.equity("AA", "KK") == pytest.approx(0.82, abs=0.01)
+    assert chart.equity("AKo", "QQ") + chart.equity("QQ", "AKo") == pytest.approx(1.0)
+    # push/fold at 10 big blinds: AA shoves, 72o folds; the big blind calls a shove with AA
+    assert chart.action_code("AA", "button", 1.0, 10.0) == "a"
+    assert chart.action_code("72o", "button", 1.0, 10.0) == "f"
+    assert chart.action_code("AA", "big-blind", 10.0, 10.0) == "a"
+    # deep: AA raises unopened, 72o never raises
+    assert chart.action_code("AA", "button", 1.0, 200.0) == "r"
+    assert chart.action_code("72o", "big-blind", 200.0, 200.0) == "f"
+
+
+def test_chart_validation_rejects_bad_files(tmp_path: Path) -> None:
+    text = (Path(__file__).parent.parent / "strategies" / "data" / "preflop_chart.json").read_text()
+    data = json.loads(text)
+    data["charts"]["button"][0][0] = "x" * 169
+    with pytest.raises(PreflopChartError, match="codes"):
+        parse_chart(json.dumps(data))
+    data = json.loads(text)
+    data["version"] = 99
+    with pytest.raises(PreflopChartError, match="version"):
+        parse_chart(json.dumps(data))
+    with pytest.raises(PreflopChartError):
+        parse_chart("{not json")
+    with pytest.raises(PreflopChartError):
+        load_chart(tmp_path / "missing.json")
+
+
+def _preflop_view(hole: str) -> MatchState:
+    cards = cards_from_string(hole)
+    state = HandState(NOLIMIT, [None, cards])
+    return MatchState(1, 0, state)  # position 1 is the button (acts first pre-flop)
+
+
+def test_preflop_uses_the_chart() -> None:
+    agent = MiximaxAgent(NOLIMIT, seed=1)
+    action = agent.decide(_preflop_view("AsAh"), time.monotonic() + 1.0)
+    assert action == Action.raise_to(300)  # 3 big blinds
+    assert agent.decide(_preflop_view("7c2d"), time.monotonic() + 1.0) in (FOLD, CALL)
+
+
+def test_postflop_search_returns_a_legal_action_in_time() -> None:
+    settings = AgentSettings(time_budget=0.2)
+    agent = MiximaxAgent(NOLIMIT, seed=2, settings=settings)
+    hole = cards_from_string("AhKh")
+    state = HandState(NOLIMIT, [hole, None], cards_from_string("Qh7h2c"))
+    state.apply(CALL)
+    state.apply(CALL)
+    start = time.monotonic()
+    action = agent.decide(MatchState(0, 0, state), start + 5.0)
+    assert time.monotonic() - start < 0.6
+    assert state.can(action)
+    assert agent.last_result is not None and agent.last_result.depth >= 1
+
+
+def test_agent_plays_and_learns_a_short_match() -> None:
+    from bot.match import run_inprocess_match
+    from strategies.baselines import AlwaysCall
+
+    settings = AgentSettings(time_budget=0.02, search=SearchSettings(river_samples=4))
+    for game in (NOLIMIT, LIMIT):
+        agent = MiximaxAgent(game, seed=3, settings=settings)
+        outcome = run_inprocess_match(game, 6, 11, [agent, AlwaysCall(game, 4)], ["miximax", "always-call"])
+        assert outcome.error is None and outcome.hands_played == 6
+        assert outcome.illegal_actions.get("miximax", 0) == 0
+
+
+def test_factory_and_settings_validation() -> None:
+    assert isinstance(miximax_factory(NOLIMIT, 5), MiximaxAgent)
+    with pytest.raises(ValueError):
+        AgentSettings(time_budget=0.0)
+    with pytest.raises(ValueError):
+        MiximaxAgent(load_game("holdem-nolimit-3p"), 1)
+
+
+def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:
+    import numpy as np
+
+    from strategies.agent.make_preflop_chart import push_fold
+
+    # strong class A and weak class B, equal combinations, A beats B 80 %; stacks 10 bb.
+    # The big blind calls a push with A (EV 3 > -1) and folds B (EV -3 < -1); against that
+    # the button pushes A (0.5 * 1 + 0.5 * 0 = 0.5 > -0.5) and folds B (0.5 - 3 = -2.5).
+    matrix = np.array([[0.5, 0.8], [0.2, 0.5]])
+    weights = np.ones((2, 2))
+    push, call = push_fold(matrix, weights, 10.0)
+    assert push[0] > 0.99 and push[1] < 0.05
+    assert call[0] > 0.99 and call[1] < 0.05
