@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from protocol.game import load_game
@@ -51,15 +52,56 @@ def test_leduc_vanilla_cfr_below_one_thousandth_within_budget(leduc_tree):
     assert solver.evaluate().exploitability < 1e-3
 
 
+ES_LEDUC_BUDGET = (1000, 0.03)
+"""es-mccfr (defaults: linear rule, 24 systematic samples) on Leduc: iterations and the bound
+its exploitability is documented to be under. It does not reach 0.001 in reasonable time
+(see :class:`strategies.solvers.ExternalSamplingMCCFR`)."""
+
+
 @pytest.mark.slow
-def test_external_sampling_budgets():
-    """ES reaches 0.001 on Kuhn; on Leduc sampling noise keeps it far above (documented)."""
+def test_external_sampling_budgets(leduc_tree):
+    """ES reaches 0.001 on Kuhn; on Leduc it meets its documented budget, far above 0.001."""
     kuhn_solver = make_solver("es-mccfr", build_tree(load_game("kuhn")), seed=0, samples=64)
-    kuhn_solver.run(10_000)
+    kuhn_solver.run(3_000)
     assert kuhn_solver.evaluate().exploitability < 1e-3
-    leduc_solver = make_solver("es-mccfr", build_tree(load_game("leduc")), seed=0)
-    leduc_solver.run(5_000)
-    assert leduc_solver.evaluate().exploitability < 0.1
+    iterations, bound = ES_LEDUC_BUDGET
+    leduc_solver = make_solver("es-mccfr", leduc_tree, seed=0)
+    leduc_solver.run(iterations)
+    assert leduc_solver.evaluate().exploitability < bound
+
+
+@pytest.mark.parametrize("game", ["leduc", "kuhn3p"])
+def test_external_sampling_regrets_are_unbiased(game):
+    """Averaged over many systematic batches, sampled regrets match the exact ones."""
+    tree = build_tree(load_game(game))
+    reference = make_solver("dcfr", tree)
+    reference.run(30)
+    solver = make_solver("es-mccfr", tree, seed=0, samples=12)
+    solver.sigma = reference.sigma.copy()
+    captured: dict[int, list] = {}
+    solver._update = lambda player, t, regret, reach: captured.setdefault(player, []).append(regret)
+    solver._rematch = lambda players: None
+    for _ in range(150):
+        solver._iterate(1)
+    behaviour = reference.engine.behaviour(reference.sigma)
+    reach = reference.engine.reach(reference.sigma, behaviour)
+    for player, regrets in captured.items():
+        exact = reference._instant_regrets(player, behaviour, reach)
+        samples = np.array(regrets)
+        error = np.abs(samples.mean(axis=0) - exact)
+        spread = samples.std(axis=0) / np.sqrt(len(samples))
+        sampled = spread > 1e-12
+        # unbiased: |N(0, 1)| averages 0.8 (a correlated-batch bug gave about 30 on kuhn3p)
+        assert (error[sampled] / spread[sampled]).mean() < 2.0, (game, player)
+
+
+def test_external_sampling_original_variant_is_available(leduc_tree):
+    """``systematic=False, samples=1`` keeps the first version (independent draws)."""
+    solver = make_solver("es-mccfr", leduc_tree, seed=4, systematic=False, samples=1)
+    solver.run(200)
+    assert solver.evaluate().exploitability < 0.5
+    with pytest.raises(SolverError, match="samples"):
+        make_solver("es-mccfr", leduc_tree, samples=0)
 
 
 def test_three_player_kuhn_solvers_converge():
