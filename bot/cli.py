@@ -16,6 +16,7 @@ from bot.model_experiment_cli import experiment_app
 from bot.match_cli import MATCH_CONTEXT_SETTINGS, match_command
 from bot.play_cli import play
 from bot.prior_cli import train_prior
+from bot.small_experiments import experiment_kuhn, experiment_leduc
 from bot.solve_cli import exploitability, solve
 
 app = typer.Typer(
@@ -33,6 +34,8 @@ app.command("play")(play)
 app.command("solve")(solve)
 app.command("exploitability")(exploitability)
 app.command("train-prior")(train_prior)
+experiment_app.command("kuhn")(experiment_kuhn)
+experiment_app.command("leduc")(experiment_leduc)
 app.add_typer(experiment_app, name="experiment")
 
 

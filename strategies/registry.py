@@ -53,6 +53,18 @@ def _miximax(game: Game, seed: int | None) -> Strategy:
     return MiximaxAgent(game, seed)
 
 
+def _adaptive(game: Game, seed: int | None) -> Strategy:
+    from strategies.bayes.agent import adaptive_factory
+
+    return adaptive_factory(game, seed)
+
+
+def _small_two_player_limit(game: Game) -> bool:
+    from strategies.bayes.agent import supports_adaptive
+
+    return supports_adaptive(game)
+
+
 def _heads_up_holdem(game: Game) -> bool:
     return game.num_players == 2 and game.is_standard_deck
 
@@ -84,6 +96,14 @@ def default_registry() -> StrategyRegistry:
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (heads-up hold'em).",
             supports=_heads_up_holdem,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="adaptive",
+            factory=_adaptive,
+            summary="Equilibrium first, then Bayesian best responses as the posterior sharpens (Kuhn, Leduc).",
+            supports=_small_two_player_limit,
         )
     )
     for name, style in STYLES.items():

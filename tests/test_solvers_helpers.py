@@ -10,7 +10,7 @@ from protocol.game import Game
 from protocol.hand import HandState
 from protocol.wire import MatchState
 from strategies.base import Strategy
-from strategies.solvers.keys import infoset_key
+from protocol.infosets import infoset_key
 from strategies.solvers.policy import Policy
 
 _ACTIONS = {"f": FOLD, "c": CALL, "r": LIMIT_RAISE}

@@ -105,7 +105,7 @@ def test_policy_keys_cover_live_states():
     from protocol.actions import CALL, FOLD, LIMIT_RAISE
     from protocol.dealing import Dealer
     from protocol.hand import HandState
-    from strategies.solvers.keys import infoset_key
+    from protocol.infosets import infoset_key
 
     game = load_game("leduc")
     keys = set(uniform_policy(game))

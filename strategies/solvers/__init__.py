@@ -4,7 +4,7 @@ The pieces, bottom up:
 
 * :mod:`~strategies.solvers.tree` - the public game tree of a game small enough to
   enumerate (Kuhn, 3-player Kuhn, Leduc and similar limit games), flattened to numpy arrays;
-  information sets are keyed in ACPC notation (:mod:`~strategies.solvers.keys`);
+  information sets are keyed in ACPC notation (:mod:`~protocol.infosets`);
 * :mod:`~strategies.solvers.engine` - vectorised reach / value passes over all hands;
 * :mod:`~strategies.solvers.cfr`, :mod:`~strategies.solvers.mccfr` - CFR, CFR+, DCFR,
   outcome- and external-sampling MCCFR (:mod:`~strategies.solvers.solve` runs them with
@@ -30,7 +30,7 @@ from strategies.solvers.errors import (
     UnsupportedGameError,
 )
 from strategies.solvers.exploitability import ExploitabilityReport, evaluate, exploitability, nash_conv
-from strategies.solvers.keys import infoset_key
+from protocol.infosets import infoset_key
 from strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from strategies.solvers.player import PolicyStrategy
 from strategies.solvers.policy import Policy, PolicyDistance, compare, mix

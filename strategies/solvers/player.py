@@ -1,7 +1,7 @@
 """A strategy that plays a saved tabular policy.
 
 :class:`PolicyStrategy` maps the live :class:`~protocol.wire.MatchState` to its
-information-set key (:func:`strategies.solvers.keys.infoset_key`: own hole cards, board,
+information-set key (:func:`protocol.infosets.infoset_key`: own hole cards, board,
 betting) and samples an action from the policy's probabilities with ``self.rng``. An
 information set the policy lacks (or whose legal actions disagree with the game) is played
 uniformly among the legal actions; :attr:`PolicyStrategy.misses` counts such decisions.
@@ -13,7 +13,7 @@ from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from protocol.game import Game
 from protocol.wire import MatchState
 from strategies.base import Strategy
-from strategies.solvers.keys import infoset_key
+from protocol.infosets import infoset_key
 from strategies.solvers.policy import Policy, check_game
 
 

@@ -1,7 +1,7 @@
 """Tabular policies: per information set, probabilities over the legal actions.
 
 A :class:`Policy` maps an information-set key (ACPC notation, see
-:mod:`strategies.solvers.keys`, e.g. ``Qh/Kh:rc/r``) to a probability for each legal action,
+:mod:`protocol.infosets`, e.g. ``Qh/Kh:rc/r``) to a probability for each legal action,
 in the order fold, call, raise. It is bound to one game: it embeds the game definition and
 refuses to be used with another game. Policies are immutable values.
 

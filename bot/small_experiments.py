@@ -1,0 +1,261 @@
+"""``pokerbot experiment kuhn`` and ``pokerbot experiment leduc``: the small-game studies.
+
+``experiment kuhn`` reproduces seed 000's explore-then-exploit study in Kuhn poker
+(:mod:`strategies.bayes.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
+reproduces seed 002's Leduc study (:mod:`strategies.bayes.leduc_study`). Each writes a JSON
+file of its figures (``--out``) and PNG plots next to it (``--plots``, default the JSON's
+folder), prints a summary and the acceptance checks. Amounts are chips (per hand for rates
+and curves); every figure is an exact expectation unless its name says ``chips``.
+
+Bad options exit with status 2 and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import platform
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+
+from strategies.bayes.kuhn_study import KuhnStudyConfig, run_kuhn_study
+from strategies.bayes.leduc_study import LEARNERS, OPPONENTS, LeducStudyConfig, run_leduc_study
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _names(text: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    bad = [name for name in names if name not in allowed]
+    if not names or bad:
+        raise _fail(f"unknown {what} {', '.join(bad) or '(none)'}: choose from {', '.join(allowed)}")
+    return names
+
+
+def _meta(started: float, config: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "command": " ".join(["pokerbot", *sys.argv[1:]]) if sys.argv else "pokerbot",
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "seconds": round(time.perf_counter() - started, 1),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "config": config,
+    }
+
+
+def _write(data: dict[str, Any], out: Path) -> None:
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot write {out}: {error}") from None
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# ----------------------------------------------------------------------------- kuhn
+def experiment_kuhn(
+    out: Path = typer.Option(Path("experiment-output/kuhn.json"), "--out", "-o", help="JSON file of the figures."),
+    plots: Path | None = typer.Option(None, "--plots", help="Folder for the PNG plots (default: the JSON's)."),
+    hands: int = typer.Option(200, "--hands", help="Hands per match (H)."),
+    trials: int = typer.Option(10_000, "--trials", help="Trials of the switching methods (the paper: 30,000)."),
+    adaptive_trials: int = typer.Option(300, "--adaptive-trials", help="Trials of the adaptive learner."),
+    convergence_hands: int = typer.Option(400, "--convergence-hands", help="Longest switching hand studied."),
+    tau: float = typer.Option(0.055, "--tau", help="Best-response value of the random opponents (chips/hand)."),
+    opponents: str = typer.Option("O1,O2,O3,O4,O5,O6,tau", "--opponents", help="Comma-separated opponents."),
+    seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+) -> None:
+    """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
+    names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
+    if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands:
+        raise _fail("need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands")
+    if tau <= -1.0 / 18.0:
+        raise _fail("--tau must exceed the game value -1/18")
+    lengths = tuple(length for length in (50, 100, 200, 400) if length <= convergence_hands)
+    config = KuhnStudyConfig(
+        hands=hands, trials=trials, adaptive_trials=adaptive_trials, convergence_hands=convergence_hands, tau=tau,
+        seed=seed, opponents=names, game_lengths=lengths or (hands,),
+    )
+    started = time.perf_counter()
+    result = run_kuhn_study(config, lambda message: typer.echo(message, err=True))
+    data = {"meta": _meta(started, _config_dict(config)), **result}
+    _write(data, out)
+    folder = plots or out.parent
+    written = plot_kuhn(data, folder)
+    _print_kuhn(data)
+    typer.echo(f"figures: {out}; plots: {', '.join(str(path) for path in written)}")
+
+
+def _config_dict(config: Any) -> dict[str, Any]:
+    return asdict(config)
+
+
+def _print_kuhn(data: dict[str, Any]) -> None:
+    typer.echo("expected total winnings over the match (chips), best switching hand in brackets:")
+    for name, entry in data["learners"].items():
+        opponent = data["opponents"][name]
+        parts = []
+        for learner, summary in entry.items():
+            if learner == "adaptive":
+                parts.append(f"adaptive {summary['total']:+.2f}+-{summary['total_se']:.2f}")
+            else:
+                parts.append(f"{learner} {summary['best_total']:+.2f}+-{summary['best_total_se']:.2f} "
+                             f"[{summary['best_switch']}]")
+        typer.echo(f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
+                   + "; ".join(parts))
+    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+
+
+def plot_kuhn(data: dict[str, Any], folder: Path) -> list[Path]:
+    """The Kuhn study's plots (PNG) in ``folder``; returns their paths."""
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    paths: list[Path] = []
+
+    def save(figure: Any, name: str) -> None:
+        path = folder / name
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+        plt.close(figure)
+        paths.append(path)
+
+    for name, entry in data["learners"].items():
+        opponent = data["opponents"][name]
+        figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+        for learner, summary in entry.items():
+            if learner == "adaptive":
+                for axis, key in ((left, "total"), (right, "proportion_chips")):
+                    axis.axhline(summary[key], color="black", linestyle="-", label=f"adaptive ({key})")
+                right.axhline(summary["proportion_expected"], color="black", linestyle=":", label="adaptive (expected)")
+                continue
+            left.plot(summary["total"], label=learner)
+            right.plot(summary["chips_switches"], summary["proportion_chips"], label=f"{learner} (chips)")
+            right.plot(summary["proportion_expected"], linestyle=":", label=f"{learner} (expected)")
+        left.axhline(opponent["nash_total"], color="grey", linestyle="--", label="Nash")
+        left.axhline(opponent["ceiling_total"], color="grey", linestyle="-.", label="best response")
+        left.set(xlabel="switching hand", ylabel="expected total winnings (chips)", title=f"Kuhn vs {name}")
+        right.set(xlabel="switching hand", ylabel="proportion of trials >= Nash expectation", ylim=(0, 1.02))
+        for axis in (left, right):
+            axis.grid(alpha=0.3)
+            axis.legend(fontsize=7)
+        save(figure, f"kuhn_comparison_{name}.png")
+    for study, ylabel in (("priors", "expected total winnings (chips)"),
+                          ("nash_exploration", "expected total winnings (chips)")):
+        for name, entry in data[study].items():
+            figure, axis = plt.subplots(figsize=(6.5, 4.5))
+            for label, summary in entry.items():
+                axis.plot(summary["total"], label=label)
+            axis.axhline(data["opponents"][name]["nash_total"], color="grey", linestyle="--", label="Nash")
+            axis.set(xlabel="switching hand", ylabel=ylabel, title=f"{study.replace('_', ' ')} vs {name}")
+            axis.grid(alpha=0.3)
+            axis.legend(fontsize=8)
+            save(figure, f"kuhn_{study}_{name}.png")
+    for name, entry in data["convergence"].items():
+        figure, axis = plt.subplots(figsize=(6.5, 4.5))
+        for learner, summary in entry.items():
+            axis.plot(summary["rate"], label=learner)
+        axis.axhline(data["opponents"][name]["best_response_value"], color="grey", linestyle="-.", label="best response")
+        axis.axhline(-1.0 / 18.0, color="grey", linestyle="--", label="Nash")
+        axis.set(xlabel="switching hand", ylabel="expected payoff rate after switching (chips/hand)",
+                 title=f"convergence vs {name}")
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
+        save(figure, f"kuhn_convergence_{name}.png")
+    for name, entry in data["game_length"].items():
+        figure, axis = plt.subplots(figsize=(6.5, 4.5))
+        for length, summary in entry.items():
+            axis.plot(summary["total"], label=f"{length} hands")
+        axis.set(xlabel="switching hand", ylabel="expected total winnings (chips)", title=f"game length vs {name}")
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
+        save(figure, f"kuhn_game_length_{name}.png")
+    figure, axis = plt.subplots(figsize=(7, 4.5))
+    for name, entry in data["learners"].items():
+        axis.plot(entry["adaptive"]["curve"], label=name)
+    axis.axhline(-1.0 / 18.0, color="grey", linestyle="--", label="Nash")
+    axis.set(xlabel="hand", ylabel="expected winnings (chips/hand)", title="adaptive learner, hand by hand")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8)
+    save(figure, "kuhn_adaptive_curves.png")
+    return paths
+
+
+# ---------------------------------------------------------------------------- leduc
+def experiment_leduc(
+    out: Path = typer.Option(Path("experiment-output/leduc.json"), "--out", "-o", help="JSON file of the figures."),
+    plots: Path | None = typer.Option(None, "--plots", help="Folder for the PNG plots (default: the JSON's)."),
+    hands: int = typer.Option(1000, "--hands", help="Hands per trial."),
+    trials: int = typer.Option(10, "--trials", help="Trials per learner and opponent (the full run: 200)."),
+    opponents: str = typer.Option("skewed,random,equilibrium,near-equilibrium", "--opponents",
+                                  help="Comma-separated opponents."),
+    learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
+    kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
+    jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
+    seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+) -> None:
+    """Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
+    config = LeducStudyConfig(
+        hands=hands, trials=trials, seed=seed, opponents=_names(opponents, OPPONENTS, "opponent"),
+        learners=_names(learners, LEARNERS, "learner"), kappa=kappa, jobs=jobs,
+    )
+    if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
+        raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
+    started = time.perf_counter()
+    result = run_leduc_study(config, lambda message: typer.echo(message, err=True))
+    data = {"meta": _meta(started, result.pop("config")), **result}
+    _write(data, out)
+    written = plot_leduc(data, plots or out.parent)
+    typer.echo("expected winnings (chips/hand): whole match, at hand 500; ceiling = best-response value")
+    for opponent, entry in data["results"].items():
+        for learner, summary in entry.items():
+            typer.echo(f"  {opponent:<15} {learner:<10} {summary['per_hand']:+.4f}  {summary['at_500']:+.4f}  "
+                       f"(ceiling {summary['best_response_value']:.4f}, equilibrium {summary['equilibrium_value']:+.4f})")
+    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+    typer.echo(f"figures: {out}; plots: {', '.join(str(path) for path in written)}")
+
+
+def plot_leduc(data: dict[str, Any], folder: Path) -> list[Path]:
+    """One plot per opponent: every learner's curve with its 95 % band (PNG)."""
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for opponent, entry in data["results"].items():
+        figure, axis = plt.subplots(figsize=(8, 5))
+        ceiling = equilibrium = None
+        for learner, summary in entry.items():
+            x = summary["hands"]
+            line = axis.plot(x, summary["curve"], label=learner)[0]
+            axis.fill_between(x, summary["band_low"], summary["band_high"], color=line.get_color(), alpha=0.2)
+            ceiling, equilibrium = summary["best_response_value"], summary["equilibrium_value"]
+        if ceiling is not None:
+            axis.axhline(ceiling, color="grey", linestyle="-.", label="best response (ceiling)")
+            axis.axhline(equilibrium, color="grey", linestyle=":", label="equilibrium's value")
+            axis.axhline(0.0, color="grey", linestyle="--", label="game value")
+        axis.set(xlabel="hand", ylabel="expected winnings (chips/hand, pairs of hands)", title=f"Leduc vs {opponent}")
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
+        path = folder / f"leduc_{opponent}.png"
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+        plt.close(figure)
+        paths.append(path)
+    return paths
+
+
+__all__ = ["experiment_kuhn", "experiment_leduc", "plot_kuhn", "plot_leduc"]

@@ -1,0 +1,122 @@
+"""The small-game experiments: Kuhn simulation pieces, opponents, and the two commands."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from bot.small_experiments import experiment_kuhn, experiment_leduc
+from models.bayes.kuhn import PRIORS, KuhnP2Model, observation_name
+from protocol.game import load_game
+from strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
+from strategies.bayes import kuhn_sim as ks
+from strategies.bayes.opponents import (
+    acpc_random_profile, fixed_exploitability_kuhn, kuhn_best_response_value, skewed_profile,
+)
+from strategies.solvers import build_tree, equilibrium_policy, kuhn
+from strategies.solvers.profile import profile_from_policy
+
+app = typer.Typer()
+app.command("kuhn")(experiment_kuhn)
+app.command("leduc")(experiment_leduc)
+runner = CliRunner()
+
+
+def test_outcome_distribution_and_equation_1_agree():
+    rng = np.random.default_rng(0)
+    params = rng.random((5, 50))
+    probs = ks.outcomes(*params)
+    assert probs.sum(axis=-1) == pytest.approx(np.ones(50))
+    assert probs @ ks.VALUES == pytest.approx(ks.ev(*params))
+    assert ks.best_response_value(np.array(0.17), np.array(0.2)) == pytest.approx(kuhn.best_response_value(0.17, 0.2))
+
+
+def test_vectorised_counts_match_the_models_classification():
+    rng = np.random.default_rng(1)
+    hand = ks.play(*ks.BALANCED, 0.4, 0.6, rng, 3000)
+    increments = ks.observations(hand)
+    names = ["JQbB|KQbB", "J(Q)bP", "K?bP", "QJpBb|KJpBb", "QJpP|KJpP", "Q?pBp"]
+    for i in range(3000):
+        moves = ("r" + ("c" if hand.call[i] else "f")) if hand.bet[i] else (
+            "c" + (("r" + ("c" if hand.call1[i] else "f")) if hand.bet2[i] else "c"))
+        folded = moves.endswith("f")
+        p1 = {0: "Qs", 1: "Ks", 2: "As"}[int(hand.c1[i])]
+        p2 = None if folded else {0: "Qs", 1: "Ks", 2: "As"}[int(hand.c2[i])]
+        category = KuhnP2Model.classify(p1, moves, p2)
+        expected = [int(category is not None and category in name.split("|")) for name in names]
+        assert increments[:, i].tolist() == expected, observation_name(p1, moves, p2)
+        assert hand.chips[i] in (-2, -1, 1, 2)
+
+
+def test_parameter_and_strategy_learning_runs():
+    rng = np.random.default_rng(2)
+    eta, xi = np.full(400, 0.17), np.full(400, 0.2)
+    exploration = ks.explore(ks.BALANCED, eta, xi, 30, rng)
+    run = ks.parameter_learning(exploration, eta, xi, PRIORS["weak"])
+    ceiling = kuhn.best_response_value(0.17, 0.2)
+    assert run.rate.shape == (400, 31) and run.rate.max() <= ceiling + 1e-12
+    assert run.rate[:, -1].mean() > run.rate[:, 0].mean()
+    learnt = ks.strategy_learning(eta, xi, 30, rng)
+    assert learnt.rate.shape == (400, 31) and learnt.rate.max() <= ceiling + 1e-12
+    realised = ks.realised_totals(run, eta, xi, np.array([0, 10, 30]), rng)
+    assert realised.shape == (400, 3) and np.all(np.abs(realised) <= 60)
+
+
+def test_fixed_exploitability_opponents():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        eta, xi = fixed_exploitability_kuhn(0.055, rng)
+        assert 0 <= eta <= 1 and 0 <= xi <= 1
+        assert kuhn_best_response_value(eta, xi) == pytest.approx(0.055, abs=1e-9)
+
+
+def test_leduc_opponents_are_valid_profiles():
+    tree = build_tree(load_game("leduc"))
+    random_sigma = acpc_random_profile(tree)
+    weight = {"f": FOLD_PROBABILITY, "c": CALL_PROBABILITY, "r": RAISE_PROBABILITY}
+    for node in tree.decision_nodes:
+        children = tree.children(int(node))
+        weights = np.array([weight[char] for char in tree.actions(int(node))])
+        assert random_sigma[children.start : children.stop, 0] == pytest.approx(weights / weights.sum())
+    equilibrium = profile_from_policy(tree, equilibrium_policy(tree.game))
+    for kind in ("simple", "complex"):
+        sigma = skewed_profile(tree, equilibrium, np.random.default_rng(4), kind)
+        for n in tree.decision_nodes:
+            span = tree.children(int(n))
+            assert sigma[span.start : span.stop].sum(axis=0) == pytest.approx(np.ones(tree.num_hands))
+
+
+def test_experiment_kuhn_command(tmp_path):
+    out = tmp_path / "kuhn.json"
+    arguments = ["kuhn", "--out", str(out), "--trials", "200", "--adaptive-trials", "3", "--opponents", "O6",
+                 "--hands", "40", "--convergence-hands", "60"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert {"meta", "opponents", "learners", "convergence", "priors", "nash_exploration", "game_length", "goals"} <= set(data)
+    entry = data["learners"]["O6"]
+    assert set(entry) == {"balanced", "nash-0.75", "strategy", "adaptive"}
+    assert len(entry["balanced"]["total"]) == 41 and len(entry["adaptive"]["curve"]) == 40
+    assert data["opponents"]["O6"]["ceiling_total"] == pytest.approx(40 * kuhn.best_response_value(0.17, 0.2))
+    assert (tmp_path / "kuhn_comparison_O6.png").read_bytes()[:4] == b"\x89PNG"
+    bad = runner.invoke(app, ["kuhn", "--out", str(out), "--opponents", "O9"])
+    assert bad.exit_code == 2
+
+
+def test_experiment_leduc_command(tmp_path):
+    out = tmp_path / "leduc.json"
+    arguments = ["leduc", "--out", str(out), "--trials", "2", "--hands", "24", "--opponents", "random,equilibrium"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    for opponent in ("random", "equilibrium"):
+        for learner in ("explicit", "implicit", "bootstrap", "adaptive"):
+            summary = data["results"][opponent][learner]
+            assert len(summary["curve"]) == 12 and summary["trials"] == 2
+            assert {"total", "best_response_value", "band_low", "band_high", "equilibrium_value"} <= set(summary)
+    assert data["results"]["random"]["adaptive"]["best_response_value"] > 2.0
+    assert (tmp_path / "leduc_random.png").exists() and "goals" in data
