@@ -64,9 +64,12 @@ class MatchOutcome:
 
 
 def unique_names(strategy_names: Sequence[str]) -> list[str]:
-    """Player names from strategy names, made unique: ``random, random`` -> ``random, random-2``."""
+    """Log-safe player names from strategy names, made unique: ``random, random`` -> ``random,
+    random-2``; an argument's ``:`` becomes ``=`` (``policy:p.json`` -> ``policy=p.json``) and
+    ``|`` or whitespace ``_``, since the log separates fields by ``:`` and names by ``|``."""
     names: list[str] = []
-    for base in strategy_names:
+    for strategy in strategy_names:
+        base = "".join("_" if ch == "|" or ch.isspace() else ch for ch in strategy.replace(":", "="))
         name, copy = base, 1
         while name in names:
             copy += 1
@@ -363,7 +366,7 @@ def make_plan(
     if not 0 <= seed <= 0xFFFFFFFF:
         raise MatchConfigError(f"--seed must be in 0..4294967295, got {seed}")
     for name in strategies:
-        if not registry.info(name).supports(game):
+        if not registry.info(name.partition(":")[0]).supports(game):
             raise MatchConfigError(f"strategy {name!r} does not play {game_name}")
     check_players(game, len(strategies), unique_names(strategies))
     if duplicate and game.num_players != 2:

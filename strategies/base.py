@@ -65,6 +65,8 @@ class StrategyInfo:
     summary: str
     supports: Callable[[Game], bool] = lambda game: True
     argument: str | None = None
+    argument_optional: bool = False
+    """True: ``name`` alone is built with ``factory(game, seed)``, ``name:value`` with the argument."""
 
 
 class StrategyRegistry:
@@ -94,13 +96,13 @@ class StrategyRegistry:
         """A new strategy ``name`` (or ``name:argument``) for ``game``."""
         base, has_argument, argument = name.partition(":")
         entry = self.info(base)
-        if entry.argument is not None and not (has_argument and argument):
+        if entry.argument is not None and not entry.argument_optional and not (has_argument and argument):
             raise UnknownStrategyError(f"strategy {base!r} needs an argument: {base}:{entry.argument}")
         if entry.argument is None and has_argument:
             raise UnknownStrategyError(f"strategy {base!r} takes no argument, got {name!r}")
         if not entry.supports(game):
             raise UnknownStrategyError(f"strategy {base!r} does not play this game")
-        if entry.argument is None:
+        if entry.argument is None or not (has_argument or argument):
             return entry.factory(game, seed)
         try:
             return entry.factory(game, seed, argument)

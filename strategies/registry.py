@@ -47,10 +47,16 @@ def _has_equilibrium(game: Game) -> bool:
     return has_equilibrium(game)
 
 
-def _miximax(game: Game, seed: int | None) -> Strategy:
-    from strategies.agent.player import MiximaxAgent  # imports river: slow, so only when asked
+def _miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    from strategies.agent.player import miximax_factory  # imports river: slow, so only when asked
 
-    return MiximaxAgent(game, seed)
+    return miximax_factory(game, seed, budget)
+
+
+def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    from strategies.agent.player import miximax_factory
+
+    return miximax_factory(game, seed, budget, learn=False)
 
 
 def _adaptive(game: Game, seed: int | None) -> Strategy:
@@ -94,8 +100,21 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="miximax",
             factory=_miximax,
-            summary="Pre-flop chart, then miximax search with adapting opponent models (heads-up hold'em).",
+            summary="Pre-flop chart, then miximax search with adapting opponent models (heads-up hold'em); "
+                    "miximax:SECONDS sets the time per decision (default 0.4).",
             supports=_heads_up_holdem,
+            argument="SECONDS",
+            argument_optional=True,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="miximax-static",
+            factory=_miximax_static,
+            summary="miximax with learning switched off: its opponent models keep their prior.",
+            supports=_heads_up_holdem,
+            argument="SECONDS",
+            argument_optional=True,
         )
     )
     registry.register(

@@ -62,6 +62,17 @@ def test_commit_share_turns_big_bets_into_all_in() -> None:
     assert [b.action.size for b in abstract_actions(state, settings)][1:] == [10, 15, 400]
 
 
+def test_overbet_all_in_is_left_out_when_a_smaller_raise_exists() -> None:
+    state = _flop_pot_10()  # all-in raises by 395 chips, 39.5 times the pot after calling
+    settings = AbstractionSettings(all_in_max_pot=3.0)
+    assert [b.action.size for b in abstract_actions(state, settings)][1:] == [10, 15]
+    # with no smaller raise left, all-in stays (commit_share drops the others)
+    tight = AbstractionSettings(all_in_max_pot=3.0, commit_share=0.01)
+    assert [b.action.size for b in abstract_actions(state, tight)][1:] == [400]
+    # reverse mapping still knows all-in: the thesis' 190 into 10 maps to it
+    assert reverse_map(state, Action.raise_to(195), settings).action_class is ActionClass.ALL_IN
+
+
 def test_ratio_rule_maps_190_into_10_to_all_in() -> None:
     state = _flop_pot_10()
     settings = AbstractionSettings(mapping="ratio")

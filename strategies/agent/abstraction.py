@@ -8,8 +8,9 @@ is to be called), check or call, then one bet or raise per configured pot fracti
 all-in. A fraction ``f`` means a raise-*by* of ``f`` times the pot after the raiser's call
 (``pot + call_amount``, the convention of :mod:`models.abstraction`), so a raise *to*
 ``max_spent + f * (pot + call_amount)`` chips. A bet that would put more than
-``commit_share`` of the raiser's stack in the pot is dropped: all-in (always present when a
-raise is legal) stands for it (thesis ch. 6.1, rule 4). Sizes are clamped to the legal range
+``commit_share`` of the raiser's stack in the pot is dropped: all-in stands for it (thesis
+ch. 6.1, rule 4). All-in is present whenever a raise is legal, except when it would be an
+overbet of more than ``all_in_max_pot`` times the pot and a smaller raise exists. Sizes are clamped to the legal range
 with :meth:`HandState.clamp`; duplicates are removed. Each abstract action carries the
 model class (:func:`models.abstraction.classify`) its real action falls into, so the
 opponent model's class probabilities can be spread over the search's branches. Limit games
@@ -57,6 +58,11 @@ class AbstractionSettings(BaseModel):
     """A bet putting more than this share of the raiser's stack in becomes all-in."""
     mapping: MappingRule = "pseudo-harmonic"
     """How an opponent's real raise size is mapped onto the abstract sizes."""
+    all_in_max_pot: float | None = Field(None, gt=0.0)
+    """The all-in branch is left out when it would raise by more than this many times the pot
+    after calling and a smaller raise exists (None, the thesis: always all-in; the agent
+    uses 3). Overbet shoves are called mostly by better hands, which the models learn too
+    slowly to price."""
 
     @field_validator("bet_fractions")
     @classmethod
@@ -108,7 +114,9 @@ def abstract_actions(state: HandState, settings: AbstractionSettings) -> tuple[A
             sizes.append(raise_to)
     for raise_to in sizes:
         branches.append(_raise_branch(state, raise_to))
-    branches.append(_raise_branch(state, legal.max_raise_to))
+    overbet = settings.all_in_max_pot is not None and legal.max_raise_to - state.max_spent > settings.all_in_max_pot * base
+    if not (sizes and overbet):
+        branches.append(_raise_branch(state, legal.max_raise_to))
     return tuple(branches)
 
 
@@ -159,7 +167,7 @@ def reverse_map(
     ``settings.mapping``.
     """
     real = state.clamp(action)
-    branches = abstract_actions(state, settings)
+    branches = abstract_actions(state, settings.model_copy(update={"all_in_max_pot": None}))  # all-in always a target
     if real.kind is not ActionKind.RAISE:
         return next(b for b in branches if b.action.kind is real.kind)
     raises = [b for b in branches if b.action.kind is ActionKind.RAISE]

@@ -15,6 +15,15 @@
   ``P(win) = 1 - P(opponent beats our strength)``
   (:meth:`models.hoeffding.HandStrengthModel.prob_beats`). With the board incomplete, our
   strength is the equity above (its expectation over run-outs: an approximation).
+  Blended with equity against the range the opponent's raises imply (``range_showdowns >
+  0``): an opponent that raised ``k`` times in the hand is taken to hold a uniformly random
+  hand from the top ``range_shrink ** k`` of holdings, where our strength ``s`` (a
+  percentile) wins with probability ``(s - (1 - share)) / share`` clipped to [0, 1]. The
+  blend gives the range estimate weight ``r / (r + n)`` for ``n`` showdowns the model has
+  learnt (its ``observations``, the prior's excluded) and ``r = range_showdowns``: a new
+  model's showdown predictions come from the prior population and price raising wars badly,
+  the range argument is right against any opponent who raises for value; as the opponent's
+  own showdowns accumulate the learnt model takes over. Without raises the model is used alone.
 
 Values are memoised by board inside the instance (the agent keeps one instance per hand).
 """
@@ -96,10 +105,15 @@ class ModelWinModel(RangeWinModel):
     betting_independent = False
 
     def __init__(self, game: Game, hole: Sequence[Card], model: HandStrengthModel, opponent: int,
-                 seed: int = 0, mc_iterations: int = MC_ITERATIONS, exact_missing: int = 0) -> None:
+                 seed: int = 0, mc_iterations: int = MC_ITERATIONS, exact_missing: int = 0,
+                 range_showdowns: float = 0.0, range_shrink: float = 0.5) -> None:
         super().__init__(game, hole, seed, mc_iterations, exact_missing)
         self.model = model
         self.opponent = opponent
+        self.range_showdowns = range_showdowns
+        """Weight of the range estimate, in showdowns (0: the model alone; module docstring)."""
+        self.range_shrink = range_shrink
+        """Share of its range an opponent keeps with each raise."""
         self._context: dict[str, dict[str, float]] = {}
 
     def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
@@ -112,7 +126,16 @@ class ModelWinModel(RangeWinModel):
             self._context[betting] = context
         context = dict(context)
         context["face_cards"], context["suited"], context["connected"] = board_texture(board)
-        return 1.0 - self.model.prob_beats(context, self.equity(board))
+        strength = self.equity(board)
+        learned = 1.0 - self.model.prob_beats(context, strength)
+        raises = context.get("bets_actor", 0)
+        if self.range_showdowns <= 0 or raises <= 0:
+            return learned
+        share = self.range_shrink ** raises
+        implied = min(1.0, max(0.0, (strength - (1.0 - share)) / share))
+        seen = self.model.observations
+        weight = seen / (seen + self.range_showdowns)
+        return weight * learned + (1.0 - weight) * implied
 
 
 __all__ = ["MC_ITERATIONS", "ModelWinModel", "RangeWinModel"]

@@ -6,6 +6,8 @@
   (:mod:`strategies.agent.preflop`) keyed by position, the opponent's chips in and the
   effective stack, both in big blinds; ``r`` raises to ``raise_multiple`` times the bet
   faced, ``a`` goes all-in (the limit raise in limit games), ``f`` folds (checks when free);
+  adapted to the opponent's action model by :mod:`strategies.agent.preflop_adapt` (steal
+  from an opponent who folds too often, call wider against one who raises too often, tighter against one who raises rarely);
 * **after the flop** (and pre-flop in other games), :mod:`strategies.agent.search` from the
   current state: the opponent's decisions weighted by the adapting action model, showdowns
   valued by the adapting hand-strength model (:class:`~strategies.agent.equity.ModelWinModel`)
@@ -38,6 +40,7 @@ from protocol.wire import MatchState
 from strategies.agent.abstraction import AbstractionSettings
 from strategies.agent.equity import ModelWinModel, RangeWinModel
 from strategies.agent.preflop import POSITIONS, PreflopChart, class_of, load_chart
+from strategies.agent.preflop_adapt import PreflopAdaptation, model_call, steal_action
 from strategies.agent.search import ActionModelFn, SearchResult, SearchSettings, WinModel, search
 from strategies.base import Strategy
 
@@ -47,18 +50,24 @@ class AgentSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    abstraction: AbstractionSettings = AbstractionSettings()
+    abstraction: AbstractionSettings = AbstractionSettings(all_in_max_pot=3.0)
     search: SearchSettings = SearchSettings()
-    time_budget: float = Field(1.0, gt=0.0)
-    """Most seconds spent on one decision."""
+    time_budget: float = Field(0.4, gt=0.0)
+    """Most seconds spent on one decision (0.4: the p95 decision time stays under 0.5 s)."""
     safety_margin: float = Field(0.05, ge=0.0)
     """Seconds kept free before the caller's deadline."""
     use_models: bool = True
     """False: uniform opponent actions and equity against a random hand (no learning)."""
+    learn: bool = True
+    """False: the models keep their prior (nothing learnt from the hands played)."""
     use_chart: bool = True
     """False: search pre-flop as well (slow in hold'em)."""
     chart_path: Path | None = None
     """A chart file other than the packaged one."""
+    range_showdowns: float = Field(30.0, ge=0.0)
+    """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`strategies.agent.equity`)."""
+    preflop: PreflopAdaptation = PreflopAdaptation()
+    """How pre-flop play adapts to the opponent model (used when ``use_models``)."""
 
 
 def plays(game: Game) -> bool:
@@ -132,7 +141,8 @@ class MiximaxAgent(Strategy):
             hole = view.hole_cards
             model: WinModel
             if self.settings.use_models:
-                model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed)
+                model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed,
+                                      range_showdowns=self.settings.range_showdowns)
             else:
                 model = RangeWinModel(self.game, hole, seed)
             self._hand = (key, model)
@@ -146,8 +156,13 @@ class MiximaxAgent(Strategy):
         bb = game.big_blind
         faced = max(s for p, s in enumerate(state.spent) if p != me) / bb
         stack = min(game.stacks) / bb
-        code = self.chart().action_code(class_of(view.hole_cards), position, faced, stack)
+        label = class_of(view.hole_cards)
+        code = self.chart().action_code(label, position, faced, stack)
         legal = state.legal_actions()
+        if self.settings.use_models:
+            code = self._adapt_preflop(state, me, label, code, faced, legal.can_raise)
+            if isinstance(code, Action):
+                return code
         if code == "f":
             return FOLD if legal.can_fold else CALL
         if code == "c" or not legal.can_raise:
@@ -158,9 +173,23 @@ class MiximaxAgent(Strategy):
             return Action.raise_to(legal.max_raise_to)
         return state.clamp(Action.raise_to(int(round(self.chart().raise_multiple * state.max_spent))))
 
+    def _adapt_preflop(self, state: HandState, me: int, label: str, code: str, faced_bb: float,
+                       can_raise: bool) -> str | Action:
+        """The chart's ``code``, or what :mod:`strategies.agent.preflop_adapt` makes of it."""
+        adaptation = self.settings.preflop
+        predict = _ModelAdapter(self.models()[0])
+        if can_raise and code in "fc" and faced_bb <= 1.0 and self.game.is_nolimit:
+            target = int(round(self.chart().raise_multiple * state.max_spent))
+            steal = steal_action(state, me, target, predict, adaptation)
+            if steal is not None:
+                return steal
+        if faced_bb > 1.0:
+            return model_call(state, me, label, self.chart(), code, faced_bb, predict, adaptation)
+        return code
+
     def observe(self, view: MatchState) -> None:
         """Both opponent models learn the finished hand."""
-        if not self.settings.use_models:
+        if not (self.settings.use_models and self.settings.learn):
             return
         action_model, strength_model = self.models()
         action_model.learn_hand(view)
@@ -184,9 +213,25 @@ class _ModelAdapter:
         return probabilities
 
 
-def miximax_factory(game: Game, seed: int | None = None) -> Strategy:
-    """The registry factory: ``MiximaxAgent(game, seed)`` with default settings."""
-    return MiximaxAgent(game, seed)
+def parse_budget(text: str) -> float:
+    """A registry argument ``SECONDS`` (the time budget of a decision); ValueError if not one."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"the argument is a time budget in seconds per decision, got {text!r}") from None
+    if not 0.0 < seconds <= 60.0:
+        raise ValueError(f"the time budget must be in (0, 60] seconds per decision, got {text!r}")
+    return seconds
 
 
-__all__ = ["AgentSettings", "MiximaxAgent", "miximax_factory", "plays"]
+def miximax_factory(game: Game, seed: int | None = None, budget: str | None = None, *,
+                    learn: bool = True) -> Strategy:
+    """The registry factory: ``miximax`` or ``miximax:SECONDS`` (the time budget of a decision);
+    ``learn=False`` keeps the models' prior (the ``miximax-static`` strategy)."""
+    settings = AgentSettings(learn=learn)
+    if budget is not None:
+        settings = settings.model_copy(update={"time_budget": parse_budget(budget)})
+    return MiximaxAgent(game, seed, settings)
+
+
+__all__ = ["AgentSettings", "MiximaxAgent", "miximax_factory", "parse_budget", "plays"]
