@@ -24,17 +24,11 @@ from rich.table import Table
 from bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
 from bot.stats import PlayerStats, is_small_game, match_stats
 from protocol.errors import GameDefinitionError
-from protocol.game import load_game
+from protocol.game import Game, load_game
 from strategies.base import StrategyRegistry, UnknownStrategyError
-from strategies.registry import default_registry
+from strategies.registry import default_registry, default_strategy
 
 DEFAULT_GAME = "holdem-nolimit-2p"
-STRONGEST_STRATEGY = "always-raise"
-"""The project's strongest strategy, the default first player (switch it to a stronger agent
-when there is one). Measured against ``random`` in no-limit hold'em, in-process, 20000 hands
-for each of seeds 1, 2 and 3 (mean mbb/hand, 95 % CI of one run): always-raise +16 150
-(± 2 400), push-fold +5 300 (± 730), always-allin +2 450 (± 2 500), always-call -490
-(± 2 000), always-fold -675 (± 5)."""
 DEFAULT_OPPONENT = "random"
 MATCH_CONTEXT_SETTINGS: dict[str, Any] = {"allow_extra_args": True}
 """Lets ``--players A B C`` take several values (the extra arguments after the first)."""
@@ -49,7 +43,8 @@ def match_command(
     seed: int = typer.Option(1, "--seed", "-s", help="Dealing seed (0..2**32-1); strategies' seeds derive from it."),
     players: list[str] | None = typer.Option(
         None, "--players", "-p",
-        help=f"Strategy of each seat: --players A B ... (default: {STRONGEST_STRATEGY}, then {DEFAULT_OPPONENT}).",
+        help=f"Strategy of each seat: --players A B ... (default: the game's strongest, e.g. miximax:0.02 "
+        f"in heads-up hold'em, then {DEFAULT_OPPONENT}).",
     ),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal twice, seats exchanged (2 players)."),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
@@ -64,7 +59,7 @@ def match_command(
     registry = default_registry()
     try:
         game_definition = load_game(game)
-        strategy_names = _players(players, ctx.args, game_definition.num_players)
+        strategy_names = _players(players, ctx.args, game_definition)
         plan = make_plan(
             game_definition, game, hands, seed, strategy_names, registry, duplicate=duplicate,
             in_process=in_process, fixed_seats=fixed_seats, output_dir=out, match_name=name,
@@ -95,13 +90,13 @@ def match_command(
         raise typer.Exit(1)
 
 
-def _players(options: Sequence[str] | None, extra: Sequence[str], num_players: int) -> list[str]:
+def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) -> list[str]:
     """Strategy names from ``--players A --players B``, ``--players A B`` or ``--players A,B``."""
     if extra and not options:
         raise MatchConfigError(f"unexpected arguments {' '.join(extra)!r} (players go after --players)")
     given = [part for item in [*(options or ()), *extra] for part in item.split(",") if part]
     if not given:
-        return [STRONGEST_STRATEGY] + [DEFAULT_OPPONENT] * (num_players - 1)
+        return [default_strategy(game, fast=True)] + [DEFAULT_OPPONENT] * (game.num_players - 1)
     return given
 
 

@@ -20,7 +20,7 @@ from bot.client import DealerConnectionError, play_match
 from protocol.errors import GameDefinitionError
 from protocol.game import load_game
 from strategies.base import UnknownStrategyError
-from strategies.registry import default_registry
+from strategies.registry import default_registry, default_strategy
 
 
 class LogFormat(StrEnum):
@@ -51,7 +51,11 @@ def configure_logging(log_format: LogFormat, level: int = logging.INFO) -> None:
 
 def play(
     game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
-    strategy: str = typer.Option(..., "--strategy", "-s", help="A registered strategy name, e.g. always-call."),
+    strategy: str | None = typer.Option(
+        None, "--strategy", "-s",
+        help="A registered strategy name, e.g. always-call (default: the game's strongest: miximax in "
+             "heads-up hold'em, adaptive in Kuhn and Leduc).",
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
     ws: str | None = typer.Option(None, "--ws", help="Connect by WebSocket to this URL instead, e.g. ws://host:port/."),
@@ -75,7 +79,7 @@ def play(
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     try:
-        player = default_registry().create(strategy, game_definition, seed)
+        player = default_registry().create(strategy or default_strategy(game_definition), game_definition, seed)
     except UnknownStrategyError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None

@@ -75,6 +75,26 @@ def _heads_up_holdem(game: Game) -> bool:
     return game.num_players == 2 and game.is_standard_deck
 
 
+MATCH_BUDGET = 0.02
+"""Seconds per decision of ``miximax`` when ``pokerbot match`` picks it by default (a fast
+self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the full budget)."""
+
+
+def default_strategy(game: Game, *, fast: bool = False) -> str:
+    """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
+    first seat of ``pokerbot match``): ``miximax`` in heads-up hold'em (``miximax:0.02`` when
+    ``fast``), ``adaptive`` in two-player small limit games (Kuhn, Leduc), ``equilibrium``
+    where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
+    baseline against ``random``)."""
+    if _heads_up_holdem(game):
+        return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
+    if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
+        return "adaptive"
+    if _has_equilibrium(game):
+        return "equilibrium"
+    return "always-raise"
+
+
 def default_registry() -> StrategyRegistry:
     """A new registry holding every built-in strategy, each with a one-line summary."""
     registry = StrategyRegistry()

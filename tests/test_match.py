@@ -247,6 +247,6 @@ def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())
-    assert data["mode"] == "loopback" and [p["name"] for p in data["players"]] == ["always-raise", "random", "random-2"]
+    assert data["mode"] == "loopback" and [p["name"] for p in data["players"]] == ["equilibrium", "random", "random-2"]
     assert sum(p["total_chips"] for p in data["players"]) == pytest.approx(0.0)
     assert check_log((tmp_path / "match.log").read_text().splitlines(), load_game("kuhn3p")).ok

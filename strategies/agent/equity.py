@@ -19,7 +19,8 @@
   0``): an opponent that raised ``k`` times in the hand is taken to hold a uniformly random
   hand from the top ``range_shrink ** k`` of holdings, where our strength ``s`` (a
   percentile) wins with probability ``(s - (1 - share)) / share`` clipped to [0, 1]. The
-  blend gives the range estimate weight ``r / (r + n)`` for ``n`` showdowns the model has
+  blend (a call of a raise keeps ``call_shrink`` of the range, 1 by default, the agent 0.75)
+  gives the range estimate weight ``r / (r + n)`` for ``n`` showdowns the model has
   learnt (its ``observations``, the prior's excluded) and ``r = range_showdowns``: a new
   model's showdown predictions come from the prior population and price raising wars badly,
   the range argument is right against any opponent who raises for value; as the opponent's
@@ -40,6 +41,7 @@ import eval7.xorshift_rand
 from models.features import showdown_context
 from models.handstrength import board_texture, hand_strength
 from models.hoeffding import HandStrengthModel
+from protocol.actions import ActionKind
 from protocol.cards import CARD_STRINGS, Card
 from protocol.game import Game
 from protocol.hand import HandState
@@ -106,7 +108,7 @@ class ModelWinModel(RangeWinModel):
 
     def __init__(self, game: Game, hole: Sequence[Card], model: HandStrengthModel, opponent: int,
                  seed: int = 0, mc_iterations: int = MC_ITERATIONS, exact_missing: int = 0,
-                 range_showdowns: float = 0.0, range_shrink: float = 0.5) -> None:
+                 range_showdowns: float = 0.0, range_shrink: float = 0.5, call_shrink: float = 1.0) -> None:
         super().__init__(game, hole, seed, mc_iterations, exact_missing)
         self.model = model
         self.opponent = opponent
@@ -114,7 +116,24 @@ class ModelWinModel(RangeWinModel):
         """Weight of the range estimate, in showdowns (0: the model alone; module docstring)."""
         self.range_shrink = range_shrink
         """Share of its range an opponent keeps with each raise."""
+        self.call_shrink = call_shrink
+        """Share of its range an opponent keeps with each call of a raise (1: calls say nothing)."""
         self._context: dict[str, dict[str, float]] = {}
+        self._share: dict[str, float] = {}
+
+    def range_share(self, state: HandState) -> float:
+        """The share of holdings the opponent's raises and calls of raises in ``state`` leave it."""
+        share = 1.0
+        for actions, actors in zip(state.actions, state.actors):
+            raised = False
+            for action, actor in zip(actions, actors):
+                if action.kind is ActionKind.RAISE:
+                    if actor == self.opponent:
+                        share *= self.range_shrink
+                    raised = True
+                elif action.kind is ActionKind.CALL and raised and actor == self.opponent:
+                    share *= self.call_shrink
+        return share
 
     def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
         """``1 - prob_beats(showdown context, our strength)`` for the opponent; the context's
@@ -128,10 +147,12 @@ class ModelWinModel(RangeWinModel):
         context["face_cards"], context["suited"], context["connected"] = board_texture(board)
         strength = self.equity(board)
         learned = 1.0 - self.model.prob_beats(context, strength)
-        raises = context.get("bets_actor", 0)
-        if self.range_showdowns <= 0 or raises <= 0:
+        share = self._share.get(betting)
+        if share is None:
+            share = self.range_share(state)
+            self._share[betting] = share
+        if self.range_showdowns <= 0 or share >= 1.0:
             return learned
-        share = self.range_shrink ** raises
         implied = min(1.0, max(0.0, (strength - (1.0 - share)) / share))
         seen = self.model.observations
         weight = seen / (seen + self.range_showdowns)

@@ -50,7 +50,7 @@ class AgentSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    abstraction: AbstractionSettings = AbstractionSettings(all_in_max_pot=3.0)
+    abstraction: AbstractionSettings = AbstractionSettings()
     search: SearchSettings = SearchSettings()
     time_budget: float = Field(0.4, gt=0.0)
     """Most seconds spent on one decision (0.4: the p95 decision time stays under 0.5 s)."""
@@ -66,6 +66,8 @@ class AgentSettings(BaseModel):
     """A chart file other than the packaged one."""
     range_showdowns: float = Field(30.0, ge=0.0)
     """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`strategies.agent.equity`)."""
+    call_shrink: float = Field(0.75, gt=0.0, le=1.0)
+    """Share of its range the opponent keeps with each call of a raise, in that range."""
     preflop: PreflopAdaptation = PreflopAdaptation()
     """How pre-flop play adapts to the opponent model (used when ``use_models``)."""
 
@@ -142,7 +144,8 @@ class MiximaxAgent(Strategy):
             model: WinModel
             if self.settings.use_models:
                 model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed,
-                                      range_showdowns=self.settings.range_showdowns)
+                                      range_showdowns=self.settings.range_showdowns,
+                                      call_shrink=self.settings.call_shrink)
             else:
                 model = RangeWinModel(self.game, hole, seed)
             self._hand = (key, model)

@@ -1,0 +1,185 @@
+"""Strategies with optional arguments (``miximax[:SECONDS]``), ``adaptive``'s games, and
+matches between strategies named with an argument."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.match import MatchConfigError, make_plan, play_plan, unique_names
+from protocol.game import load_game
+from protocol.matchlog import check_log
+from strategies.agent.player import MiximaxAgent
+from strategies.base import StrategyInfo, StrategyRegistry, UnknownStrategyError
+from strategies.bayes.agent import AdaptiveAgent
+from strategies.registry import default_registry
+from strategies.solvers import kuhn
+
+HOLDEM = load_game("holdem-nolimit-2p")
+REGISTRY = default_registry()
+
+
+# ------------------------------------------------------------------ miximax[:SECONDS]
+def test_miximax_without_argument_has_the_default_budget() -> None:
+    agent = REGISTRY.create("miximax", HOLDEM, 1)
+    assert isinstance(agent, MiximaxAgent)
+    assert agent.settings.time_budget == 0.4
+    assert agent.settings.learn is True
+
+
+@pytest.mark.parametrize(("name", "budget"), [("miximax:0.05", 0.05), ("miximax:2", 2.0), ("miximax:60", 60.0)])
+def test_miximax_argument_is_the_budget(name: str, budget: float) -> None:
+    agent = REGISTRY.create(name, HOLDEM, 1)
+    assert isinstance(agent, MiximaxAgent)
+    assert agent.settings.time_budget == budget
+    assert agent.settings.learn is True
+
+
+def test_miximax_static_does_not_learn() -> None:
+    agent = REGISTRY.create("miximax-static", HOLDEM, 1)
+    assert isinstance(agent, MiximaxAgent)
+    assert agent.settings.learn is False
+    assert agent.settings.time_budget == 0.4
+    with_budget = REGISTRY.create("miximax-static:0.1", HOLDEM, 1)
+    assert isinstance(with_budget, MiximaxAgent)
+    assert with_budget.settings.learn is False and with_budget.settings.time_budget == 0.1
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("miximax:abc", "time budget in seconds per decision, got 'abc'"),
+        ("miximax:", "time budget in seconds per decision, got ''"),
+        ("miximax:0", r"must be in \(0, 60\] seconds per decision, got '0'"),
+        ("miximax:-1", r"must be in \(0, 60\]"),
+        ("miximax:61", r"must be in \(0, 60\]"),
+        ("miximax:nan", r"must be in \(0, 60\]"),
+        ("miximax-static:abc", "got 'abc'"),
+    ],
+)
+def test_bad_miximax_arguments_are_refused(name: str, problem: str) -> None:
+    with pytest.raises(UnknownStrategyError, match=problem) as caught:
+        REGISTRY.create(name, HOLDEM, 1)
+    assert repr(name) in str(caught.value)  # the message names the strategy asked for
+
+
+def test_miximax_plays_only_heads_up_holdem() -> None:
+    for game_name in ("kuhn", "leduc", "holdem-nolimit-3p"):
+        with pytest.raises(UnknownStrategyError, match="does not play this game"):
+            REGISTRY.create("miximax:0.05", load_game(game_name), 1)
+
+
+# ---------------------------------------------------------------------- adaptive
+def test_adaptive_is_registered() -> None:
+    assert "adaptive" in REGISTRY.names()
+    assert REGISTRY.info("adaptive").argument is None
+
+
+@pytest.mark.parametrize("game_name", ["kuhn", "leduc"])
+def test_adaptive_plays_kuhn_and_leduc(game_name: str) -> None:
+    game = load_game(game_name)
+    assert REGISTRY.info("adaptive").supports(game)
+    assert isinstance(REGISTRY.create("adaptive", game, 3), AdaptiveAgent)
+
+
+@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "holdem-limit-2p", "kuhn3p"])
+def test_adaptive_is_refused_elsewhere(game_name: str) -> None:
+    with pytest.raises(UnknownStrategyError, match="'adaptive' does not play this game"):
+        REGISTRY.create("adaptive", load_game(game_name), 3)
+
+
+def test_adaptive_takes_no_argument() -> None:
+    with pytest.raises(UnknownStrategyError, match="takes no argument"):
+        REGISTRY.create("adaptive:1", load_game("kuhn"), 3)
+
+
+# ------------------------------------------------------ StrategyRegistry arguments
+def _recording_registry(calls: list[tuple], *, optional: bool) -> StrategyRegistry:
+    def factory(game, seed, *argument):  # type: ignore[no-untyped-def]
+        calls.append((seed, *argument))
+        return REGISTRY.create("random", game, seed)
+
+    registry = StrategyRegistry()
+    registry.register(StrategyInfo(name="x", factory=factory, summary="test", argument="ARG",
+                                   argument_optional=optional))
+    return registry
+
+
+def test_optional_argument_calls_the_factory_with_and_without_it() -> None:
+    calls: list[tuple] = []
+    registry = _recording_registry(calls, optional=True)
+    registry.create("x", HOLDEM, 7)
+    registry.create("x:value", HOLDEM, 8)
+    registry.create("x:a:b", HOLDEM, 9)  # only the first ':' separates
+    assert calls == [(7,), (8, "value"), (9, "a:b")]
+
+
+def test_required_argument_must_be_given() -> None:
+    calls: list[tuple] = []
+    registry = _recording_registry(calls, optional=False)
+    for name in ("x", "x:"):
+        with pytest.raises(UnknownStrategyError, match="needs an argument: x:ARG"):
+            registry.create(name, HOLDEM, 1)
+    registry.create("x:v", HOLDEM, 1)
+    assert calls == [(1, "v")]
+
+
+def test_unknown_base_name_is_reported_without_the_argument() -> None:
+    with pytest.raises(UnknownStrategyError, match="unknown strategy 'nonesuch'"):
+        REGISTRY.create("nonesuch:1", HOLDEM, 1)
+
+
+# ------------------------------------------------------------------ match names
+def test_unique_names_are_log_safe() -> None:
+    assert unique_names(["policy:dir/p.json", "random", "random"]) == ["policy=dir/p.json", "random", "random-2"]
+    assert unique_names(["miximax:0.05", "miximax:0.05"]) == ["miximax=0.05", "miximax=0.05-2"]
+    assert unique_names(["policy:a b|c\td.json", "x"]) == ["policy=a_b_c_d.json", "x"]
+
+
+@pytest.fixture
+def kuhn_policy(tmp_path: Path) -> Path:
+    path = tmp_path / "nash.json"
+    kuhn.nash_policy().save(path)
+    return path
+
+
+def test_make_plan_accepts_a_strategy_with_an_argument(tmp_path: Path, kuhn_policy: Path) -> None:
+    game = load_game("kuhn")
+    strategies = [f"policy:{kuhn_policy}", "random"]
+    plan = make_plan(game, "kuhn", 10, 5, strategies, REGISTRY, in_process=True, output_dir=tmp_path / "out")
+    assert plan.names == [f"policy={kuhn_policy}", "random"]
+    (outcome,) = play_plan(plan, REGISTRY)
+    assert outcome.error is None and outcome.hands_played == 10
+    assert set(outcome.totals) == set(plan.names)
+    assert sum(outcome.totals.values()) == pytest.approx(0.0)  # zero-sum
+    log = (tmp_path / "out" / "match.log").read_text()
+    assert f"policy={kuhn_policy}" in log
+    checked = check_log(log.splitlines(), game)
+    assert checked.ok, checked.problems
+    assert checked.hands == 10 and checked.totals == pytest.approx(outcome.totals)
+
+
+def test_make_plan_refuses_a_strategy_with_an_argument_for_another_game() -> None:
+    with pytest.raises(MatchConfigError, match="does not play holdem-nolimit-2p"):
+        make_plan(HOLDEM, "holdem-nolimit-2p", 10, 1, ["miximax:0.05", "adaptive"], REGISTRY)
+    with pytest.raises(UnknownStrategyError, match="unknown strategy 'nonesuch'"):
+        make_plan(HOLDEM, "holdem-nolimit-2p", 10, 1, ["nonesuch:1", "random"], REGISTRY)
+
+
+def test_match_command_with_a_policy_argument(tmp_path: Path, kuhn_policy: Path) -> None:
+    report, out = tmp_path / "report.json", tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["match", "--in-process", "--hands", "10", "--quiet", "-g", "kuhn", "--json", str(report),
+              "--out", str(out), "--players", f"policy:{kuhn_policy}", "random"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    players = data["players"]
+    assert [p["name"] for p in players] == [f"policy={kuhn_policy}", "random"]
+    assert [p["strategy"] for p in players] == [f"policy:{kuhn_policy}", "random"]
+    assert data["runs"][0]["hands_played"] == 10 and data["runs"][0]["error"] is None
+    assert f"policy={kuhn_policy}" in (out / "match.log").read_text()
