@@ -32,9 +32,9 @@ samples=1, stratified=False``; it converges, but slowly (Leduc: about 0.002 chip
 hand after 100,000 iterations even with 100,000 samples per iteration). The defaults
 (``rule="dcfr"``, alternating updates, 100,000 stratified samples) reach 0.001 on Leduc
 in about 1,000 iterations. External sampling uses the ``linear`` rule and 24 systematic
-samples per iteration by default, its best measured; it does **not** reach 0.001 on
-Leduc in a reasonable time: 0.01 after about 2,100 iterations (12 s), 0.002 after
-about 62,000 (see the class docstring). Sampling noise dominates, and the exploitability
+samples per iteration by default, its best measured; it reaches 0.001 on Leduc only
+slowly: 0.01 after about 2,100 iterations (12 s), 0.002 after about 62,000, 0.001 after
+243,470 (29 minutes); documented budget 300,000 iterations (see the class docstring). Sampling noise dominates, and the exploitability
 of the average is very sensitive to it (exact DCFR with Gaussian noise of 0.001 added to
 every regret is still at 0.0025 after 3,000 iterations). See
 :mod:`strategies.solvers.rules` for the update rules.
@@ -183,12 +183,13 @@ class ExternalSamplingMCCFR(Solver):
     ``rule="linear"`` this is the first version: about 0.012 on Leduc after 60 s).
 
     Defaults and budget (Leduc, seed 0): ``rule="linear"``, ``samples=24``,
-    ``systematic=True``, about 5.5 ms per iteration on one core. Documented budget: below
-    0.03 after 1,000 iterations (tested; about 0.015 measured). Measured: 0.01 after 2,079
-    iterations (11.8 s in ``benchmarks/bench_solvers.py --time-limit 60``, best 0.0043 in
-    65 s), 0.0032 after 20,000 iterations and 0.0020 after 61,700. It does **not** reach
-    0.001 in a reasonable time: late on the decay is roughly ``T ** -0.45``, so 0.001
-    would take of the order of 300,000 iterations (about half an hour). Measured
+    ``systematic=True``, about 5.5 ms per iteration on one core. Documented budgets: below
+    0.03 after 1,000 iterations (tested; about 0.015 measured) and **below 0.001 after
+    300,000 iterations** (measured: 243,470 iterations, 1,726 s of solver time, in
+    ``benchmarks/bench_solvers.py --solvers es-mccfr --no-openspiel --time-limit 3600`` on
+    2026-11-22 with other jobs on the second core; too long for the test suite). Also
+    measured: 0.01 after 2,079 iterations (11.8 s), 0.0032 after 20,000 and 0.0020 after
+    61,700: late on the decay is roughly ``T ** -0.45``. Measured
     alternatives at equal time (30 s with two runs side by side), none better: DCFR, CFR+,
     DCFR with beta = 0.5 (about 0.013 each against 0.0095), 12 samples (0.011), 48
     samples (0.0094); with DCFR, epsilon-exploration of the opponent's sampling (importance
