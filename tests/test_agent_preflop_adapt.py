@@ -189,13 +189,14 @@ def test_raise_probability_is_none_without_a_last_raise() -> None:
     assert predict.seen == []
 
 
-def test_raise_probability_sums_the_raise_classes_before_the_raise() -> None:
+def test_raise_probability_sums_the_classes_at_least_as_big_before_the_raise() -> None:
     state = played(CALL, Action.raise_to(400))
     assert state.betting_string() == "cr400" and state.current_player == BUTTON
     predict = FakeModel({
         ActionClass.CHECK: 0.5, ActionClass.HALF_POT: 0.1, ActionClass.POT: 0.25, ActionClass.ALL_IN: 0.15,
     })
-    assert raise_probability(state, predict) == pytest.approx(0.5)
+    # raising to 400 after a limp (pot 200) is a pot-class raise: POT and ALL_IN count, HALF_POT not
+    assert raise_probability(state, predict) == pytest.approx(0.4)
     assert predict.seen == ["c"]  # the state before the big blind's raise
     assert state.betting_string() == "cr400"
 
@@ -204,7 +205,7 @@ def test_raise_probability_normalises() -> None:
     state = played(Action.raise_to(300))
     predict = FakeModel({ActionClass.FOLD: 1.0, ActionClass.CALL: 2.0, ActionClass.HALF_POT: 0.5,
                          ActionClass.POT: 0.5})
-    assert raise_probability(state, predict) == pytest.approx(0.25)
+    assert raise_probability(state, predict) == pytest.approx(0.5 / 4.0)  # only POT is as big as r300
     assert predict.seen == [""]
 
 
@@ -231,7 +232,8 @@ def open_to(size: int) -> HandState:
 
 
 def always_raises() -> FakeModel:
-    return FakeModel({ActionClass.POT: 1.0})
+    """Raises every time, as big as possible (so at least as big as any raise it made)."""
+    return FakeModel({ActionClass.ALL_IN: 1.0})
 
 
 def nit() -> FakeModel:

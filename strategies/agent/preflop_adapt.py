@@ -14,8 +14,8 @@ when called; our hand's equity when called is a bonus the rule ignores).
 
 **Calls against the raising range the model sees.** Facing a raise, the chart assumed the
 opponent raises only the top ``min(1, 1.5 / b)`` of hands for ``b`` big blinds put in. The
-model's probability ``q`` that the opponent raises there (at the state before its last
-action) gives its range instead: the top ``q`` share of combinations, ranked by equity
+model's probability ``q`` that the opponent raises there at least as big as it did (by
+action class, at the state before its raise) gives its range instead: the top ``q`` share of combinations, ranked by equity
 against a random hand. The chart's own call rule, ``call_factor x equity(our class vs that
 range) >= to_call / (pot + to_call)``, is applied to that range: a chart fold becomes a call
 (all-in when the raise has committed a third of our stack) against a wider raiser, a chart
@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from models.abstraction import RAISE_CLASSES, ActionClass
+from models.abstraction import RAISE_CLASSES, ActionClass, classify
 from protocol.actions import Action, ActionKind
 from protocol.hand import HandState
 from strategies.agent.preflop import PreflopChart, class_combos
@@ -98,17 +98,22 @@ def steal_action(state: HandState, me: int, raise_to: int, predict: ActionModelF
 
 
 def raise_probability(state: HandState, predict: ActionModelFn) -> float | None:
-    """The model's probability that the opponent makes a raise at the state before its last
-    action (None when the last action was not the opponent's raise)."""
+    """The model's probability that the opponent raises at least as big as it just did, at
+    the state before its last action (None when the last action was not a raise).
+
+    "At least as big" by action class (:func:`models.abstraction.classify`: half pot, pot,
+    all-in): a 200-big-blind shove is made by the all-in part of a range, not by the share
+    of hands that would open for three big blinds."""
     history = state.history()
     if not history or history[-1][2].kind is not ActionKind.RAISE:
         return None
     before = HandState(state.game, state.hole_cards, state.board_cards)
     for _round, _actor, action in history[:-1]:
         before.apply(action)
+    made = classify(before, history[-1][2])
     probabilities = predict(before)
     total = sum(probabilities.values()) or 1.0
-    return sum(probabilities.get(c, 0.0) for c in RAISE_CLASSES) / total
+    return sum(probabilities.get(c, 0.0) for c in RAISE_CLASSES if c >= made) / total
 
 
 def model_call(state: HandState, me: int, label: str, chart: PreflopChart, code: str, faced_bb: float,
