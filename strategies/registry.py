@@ -75,6 +75,14 @@ def _heads_up_holdem(game: Game) -> bool:
     return game.num_players == 2 and game.is_standard_deck
 
 
+def _miximax_games(game: Game) -> bool:
+    """The games ``miximax`` plays (:func:`strategies.agent.player.plays`, without importing
+    it): heads-up hold'em, and three-player hold'em (52 cards, two hole cards)."""
+    if game.num_players == 2:
+        return game.is_standard_deck
+    return game.num_players == 3 and game.is_standard_deck and game.num_hole_cards == 2
+
+
 MATCH_BUDGET = 0.02
 """Seconds per decision of ``miximax`` when ``pokerbot match`` picks it by default (a fast
 self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the full budget)."""
@@ -120,9 +128,9 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="miximax",
             factory=_miximax,
-            summary="Pre-flop chart, then miximax search with adapting opponent models (heads-up hold'em); "
-                    "miximax:SECONDS sets the time per decision (default 0.4).",
-            supports=_heads_up_holdem,
+            summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
+                    "hold'em); miximax:SECONDS sets the time per decision (default 0.4).",
+            supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
         )
@@ -132,7 +140,7 @@ def default_registry() -> StrategyRegistry:
             name="miximax-static",
             factory=_miximax_static,
             summary="miximax with learning switched off: its opponent models keep their prior.",
-            supports=_heads_up_holdem,
+            supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
         )

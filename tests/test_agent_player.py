@@ -112,7 +112,7 @@ def test_factory_and_settings_validation() -> None:
     with pytest.raises(ValueError):
         AgentSettings(time_budget=0.0)
     with pytest.raises(ValueError):
-        MiximaxAgent(load_game("holdem-nolimit-3p"), 1)
+        MiximaxAgent(load_game("kuhn3p"), 1)
 
 
 def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:

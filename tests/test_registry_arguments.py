@@ -67,8 +67,8 @@ def test_bad_miximax_arguments_are_refused(name: str, problem: str) -> None:
     assert repr(name) in str(caught.value)  # the message names the strategy asked for
 
 
-def test_miximax_plays_only_heads_up_holdem() -> None:
-    for game_name in ("kuhn", "leduc", "holdem-nolimit-3p"):
+def test_miximax_plays_only_holdem() -> None:
+    for game_name in ("kuhn", "leduc", "kuhn3p"):
         with pytest.raises(UnknownStrategyError, match="does not play this game"):
             REGISTRY.create("miximax:0.05", load_game(game_name), 1)
 

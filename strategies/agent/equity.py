@@ -26,6 +26,21 @@
   the range argument is right against any opponent who raises for value; as the opponent's
   own showdowns accumulate the learnt model takes over. Without raises the model is used alone.
 
+**Three or more players.** :class:`RangeWinModel` answers P(win) against every opponent
+still in (it counts the folds in the state): against one it is the heads-up equity above;
+against ``k >= 2`` random holdings it is ``s ** k`` on a complete board (``s`` the exact
+equity against one holding: the opponents' holdings are independent given the board, card
+removal between them ignored, a tie with each counts half), and with cards missing a seeded
+Monte Carlo of our share of the pot (ties split) with eval7's ``evaluate``:
+``multiway_iterations`` draws (default 600, standard deviation at most 0.02) of run-out and
+holdings, from a generator seeded from the instance's. (eval7's range Monte Carlo handles
+one opponent only; ``s ** k`` with the expected ``s`` would underrate weak hands, which win
+mostly on boards where they improve.) Other decks: the heads-up value to the power ``k``.
+:class:`ModelWinModel` stays per opponent (``opponent``): the agent makes one per opponent,
+each with that opponent's hand-strength model, sharing one equity memo
+(:meth:`RangeWinModel.share_equities`), and the search multiplies their answers
+(:class:`strategies.agent.search.ProductWinModel`).
+
 Values are memoised by board inside the instance (the agent keeps one instance per hand).
 """
 
@@ -49,6 +64,8 @@ from protocol.hand import HandState
 _EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
 MC_ITERATIONS = 2000
 """Default Monte Carlo draws when two or more board cards are missing."""
+MULTIWAY_ITERATIONS = 600
+"""Default Monte Carlo draws against two or more opponents with board cards missing."""
 
 
 class RangeWinModel:
@@ -57,14 +74,18 @@ class RangeWinModel:
     betting_independent = True
 
     def __init__(self, game: Game, hole: Sequence[Card], seed: int = 0, mc_iterations: int = MC_ITERATIONS,
-                 exact_missing: int = 0) -> None:
+                 exact_missing: int = 0, multiway_iterations: int = MULTIWAY_ITERATIONS) -> None:
         self.game = game
         self.hole = tuple(hole)
         self.rng = random.Random(seed)
         self.mc_iterations = mc_iterations
         self.exact_missing = exact_missing
+        self.multiway_iterations = multiway_iterations
+        if game.num_players > 2:
+            self.betting_independent = False  # P(win) depends on how many opponents folded
         self._fast = game.is_standard_deck and game.num_hole_cards == 2
         self._equity: dict[tuple[Card, ...], float] = {}
+        self._multiway: dict[tuple[tuple[Card, ...], int], float] = {}
         if self._fast:
             used = set(self.hole)
             rest = [card for card in game.deck if card not in used]
@@ -96,9 +117,61 @@ class RangeWinModel:
         return float(eval7.py_hand_vs_range_monte_carlo(
             self._hero, self._range, [_EVAL7[c] for c in board], self.mc_iterations))
 
+    def share_equities(self, source: RangeWinModel) -> None:
+        """Use ``source``'s memo of :meth:`equity` (same game and hole cards: the agent's
+        per-opponent models compute each board's equity once)."""
+        if source.game != self.game or source.hole != self.hole:
+            raise ValueError("equities can be shared only between models of the same game and hole cards")
+        self._equity = source._equity
+
+    def multiway_equity(self, board: Sequence[Card], opponents: int) -> float:
+        """Our share of the pot against ``opponents`` random holdings on ``board`` and its
+        run-outs (module docstring; memoised). One opponent: :meth:`equity`."""
+        key = (tuple(board), opponents)
+        if opponents <= 1:
+            return self.equity(key[0])
+        value = self._multiway.get(key)
+        if value is None:
+            missing = self.game.total_board_cards - len(key[0])
+            if missing == 0 or not self._fast:
+                value = self.equity(key[0]) ** opponents
+            else:
+                value = self._multiway_monte_carlo(key[0], opponents, missing)
+            self._multiway[key] = value
+        return value
+
+    def _multiway_monte_carlo(self, board: tuple[Card, ...], opponents: int, missing: int) -> float:
+        rng = random.Random(self.rng.getrandbits(32))
+        used = set(self.hole) | set(board)
+        rest = [_EVAL7[card] for card in self.game.deck if card not in used]
+        hero = [_EVAL7[card] for card in self.hole]
+        known = [_EVAL7[card] for card in board]
+        evaluate = eval7.evaluate
+        draw = missing + 2 * opponents
+        share = 0.0
+        for _ in range(self.multiway_iterations):
+            cards = rng.sample(rest, draw)
+            final = known + cards[:missing]
+            mine = evaluate(hero + final)
+            best, tied = -1, 0
+            for i in range(missing, draw, 2):
+                value = evaluate(cards[i:i + 2] + final)
+                if value > best:
+                    best, tied = value, 1
+                elif value == best:
+                    tied += 1
+            if mine > best:
+                share += 1.0
+            elif mine == best:
+                share += 1.0 / (tied + 1)
+        return share / self.multiway_iterations
+
     def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
-        """P(win), ties half, against a random holding (the betting is ignored)."""
-        return self.equity(board)
+        """P(win), ties half, against a random holding of every opponent still in (the
+        betting is ignored but for the folds)."""
+        if self.game.num_players == 2:
+            return self.equity(board)
+        return self.multiway_equity(board, state.folded.count(False) - 1)
 
 
 class ModelWinModel(RangeWinModel):
@@ -159,4 +232,4 @@ class ModelWinModel(RangeWinModel):
         return weight * learned + (1.0 - weight) * implied
 
 
-__all__ = ["MC_ITERATIONS", "ModelWinModel", "RangeWinModel"]
+__all__ = ["MC_ITERATIONS", "MULTIWAY_ITERATIONS", "ModelWinModel", "RangeWinModel"]

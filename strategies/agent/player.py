@@ -1,6 +1,7 @@
 """The ``miximax`` agent: a pre-flop chart, then miximax search with adapting opponent models.
 
-:class:`MiximaxAgent` (Kündig's thesis, ch. 6 and 7) plays heads-up games:
+:class:`MiximaxAgent` (Kündig's thesis, ch. 6 and 7) plays heads-up games (and
+three-player hold'em, below):
 
 * **pre-flop** in hold'em (52 cards, two hole cards), the packaged chart
   (:mod:`strategies.agent.preflop`) keyed by position, the opponent's chips in and the
@@ -19,6 +20,27 @@
 The models and their prior (:func:`models.prior.models_for_game`) are made at the first
 decision or observation. Each decision searches until ``min(deadline - safety_margin,
 now + time_budget)`` (seconds). All randomness comes from the constructor's seed.
+
+**Three-player hold'em** (52 cards, two hole cards):
+
+* **models**: one (action, hand-strength) pair per opponent, kept by its seat offset
+  ``(position - ours) % 3``: seats rotate together from hand to hand (or stay fixed), so
+  an offset always names the same opponent. Each pair learns only its opponent's decisions
+  and showdowns (``learn_hand(view, opponent=position)``). No three-player prior is
+  shipped: the pairs start from the heads-up prior of the same betting (limit or
+  no-limit; :func:`multiway_models`), which knows hold'em betting better than a uniform one;
+* **after the flop**: the same search, each opponent's decisions weighted by its own action
+  model and showdowns valued by the product of one
+  :class:`~strategies.agent.equity.ModelWinModel` per opponent still in (their hands taken
+  as independent); without models, :class:`~strategies.agent.equity.RangeWinModel` against
+  every opponent still in;
+* **pre-flop** the heads-up chart does not apply; :func:`multiway_preflop_code` applies the
+  chart's own deep-stack equity rule (:mod:`strategies.agent.make_preflop_chart`) to the
+  multiway pot: our equity is the product of the chart's equities against each opponent
+  still in, each holding the top ``min(1, 1.5 / b)`` of hands for ``b`` big blinds put in
+  (a random hand for a blind or a limp; with models, the top ``q`` for ``q`` its action
+  model's raise probability at its last raise), and the thresholds scale by the fair share:
+  ``2 / (k + 1)`` for ``k`` opponents. No steal rule.
 """
 
 from __future__ import annotations
@@ -29,19 +51,28 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.abstraction import ActionClass
+from models.abstraction import RAISE_CLASSES, ActionClass
 from models.features import action_context
 from models.hoeffding import ActionModel, HandStrengthModel
-from models.prior import models_for_game
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from models.prior import load_default_prior, models_for_game
+from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from protocol.game import load_game
 from protocol.game import Game
 from protocol.hand import HandState
 from protocol.wire import MatchState
 from strategies.agent.abstraction import AbstractionSettings
 from strategies.agent.equity import ModelWinModel, RangeWinModel
 from strategies.agent.preflop import POSITIONS, PreflopChart, class_of, load_chart
-from strategies.agent.preflop_adapt import PreflopAdaptation, model_call, steal_action
-from strategies.agent.search import ActionModelFn, SearchResult, SearchSettings, WinModel, search
+from strategies.agent.make_preflop_chart import ALL_IN_EQUITY, MIN_RANGE, OPEN_EQUITY, RAISE_EQUITY, REALISATION
+from strategies.agent.preflop_adapt import (
+    COMBINATIONS,
+    PreflopAdaptation,
+    assumed_share,
+    equity_against_top,
+    model_call,
+    steal_action,
+)
+from strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
 from strategies.base import Strategy
 
 
@@ -73,8 +104,59 @@ class AgentSettings(BaseModel):
 
 
 def plays(game: Game) -> bool:
-    """True for the games the agent plays: heads-up, with the 52-card deck (hold'em)."""
-    return game.num_players == 2 and game.is_standard_deck
+    """True for the games the agent plays: heads-up with the 52-card deck, or three players
+    with the 52-card deck and two hole cards (hold'em)."""
+    if game.num_players == 2:
+        return game.is_standard_deck
+    return game.num_players == 3 and game.is_standard_deck and game.num_hole_cards == 2
+
+
+ModelPair = tuple[ActionModel, HandStrengthModel]
+
+
+def multiway_models(game: Game, count: int) -> list[ModelPair]:
+    """``count`` fresh (action, hand-strength) pairs for ``game``: with the shipped prior
+    when one fits it, else (no three-player prior is shipped) the heads-up hold'em prior of
+    the same betting, else uniform priors."""
+    if load_default_prior(game) is not None:
+        return [models_for_game(game) for _ in range(count)]
+    prior = load_default_prior(load_game(f"holdem-{game.betting}-2p")) if plays(game) else None
+    if prior is None:
+        return [models_for_game(game) for _ in range(count)]
+    return [(prior.action_model(), prior.strength_model()) for _ in range(count)]
+
+
+def multiway_preflop_code(state: HandState, me: int, equity: float, opponents: int,
+                          raise_multiple: float) -> str:
+    """The chart's deep-stack rule (:mod:`strategies.agent.make_preflop_chart`) in a
+    multiway pot: ``equity`` is our share of the pot against the ``opponents`` still in.
+
+    With ``scale = 2 / (opponents + 1)`` (the fair share relative to heads-up), ``odds =
+    to_call / (pot + to_call)``: facing an all-in, call (``c``) when ``equity >= odds``;
+    else raise (``r``) when ``equity >= scale x 0.50`` unopened (nobody beyond the big
+    blind), ``scale x 0.56`` facing a raise, and the raise to ``raise_multiple`` times the
+    bet puts at most a third of the stack in; all-in (``a``) when it would put more and
+    ``equity >= scale x 0.62``; call when ``0.85 x equity >= odds`` (always when checking
+    is free); else fold (``f``). Limit games have no all-in and no stack limit on raising.
+    Heads-up (``opponents = 1``) it is the chart's rule, with the real pot odds."""
+    game = state.game
+    to_call = state.max_spent - state.spent[me]
+    odds = to_call / (state.pot + to_call) if to_call > 0 else 0.0
+    scale = 2.0 / (opponents + 1)
+    stack = game.stacks[me]
+    if game.is_nolimit and state.max_spent >= stack:
+        return "c" if equity >= odds else "f"
+    big = game.is_nolimit and raise_multiple * state.max_spent > stack / 3.0
+    unopened = state.max_spent <= game.big_blind
+    threshold = (OPEN_EQUITY if unopened else RAISE_EQUITY) * scale
+    if state.legal_actions().can_raise:
+        if equity >= threshold and not big:
+            return "r"
+        if equity >= ALL_IN_EQUITY * scale and big:
+            return "a"
+    if REALISATION * equity >= odds:
+        return "c"
+    return "f"
 
 
 def _uniform(state: HandState) -> Mapping[ActionClass, float]:
@@ -89,11 +171,14 @@ class MiximaxAgent(Strategy):
     def __init__(self, game: Game, seed: int | None = None, settings: AgentSettings | None = None) -> None:
         super().__init__(game, seed)
         if not plays(game):
-            raise ValueError("the miximax agent plays heads-up hold'em (2 players, 52 cards) only")
+            raise ValueError("the miximax agent plays hold'em with 2 players (52 cards) or 3 players "
+                             "(52 cards, 2 hole cards) only")
         self.settings = settings or AgentSettings()
         self._chart: PreflopChart | None = None
-        self._models: tuple[ActionModel, HandStrengthModel] | None = None
-        self._hand: tuple[tuple[int, tuple[int, ...]], WinModel] | None = None
+        self._models: ModelPair | None = None
+        self._seat_models: dict[int, ModelPair] | None = None
+        """Multiway: the opponents' model pairs by seat offset (``(position - ours) % n``)."""
+        self._hand: tuple[tuple[int, tuple[int, ...]], WinModel | Mapping[int, WinModel]] | None = None
         self.last_result: SearchResult | None = None
         """The last search's result (for benchmarks and logs)."""
 
@@ -110,24 +195,41 @@ class MiximaxAgent(Strategy):
         return self._chart
 
     def models(self) -> tuple[ActionModel, HandStrengthModel]:
-        """The (action, hand-strength) opponent models (made on first use)."""
+        """The (action, hand-strength) opponent models of a heads-up game (made on first use)."""
         if self._models is None:
             self._models = models_for_game(self.game)
         return self._models
+
+    def opponent_models(self, me: int) -> dict[int, ModelPair]:
+        """Each opponent position's (action, hand-strength) models in a hand where we are at
+        position ``me``: heads-up the pair of :meth:`models`; multiway one pair per opponent,
+        kept by seat offset (module docstring), made on first use (:func:`multiway_models`)."""
+        n = self.game.num_players
+        if n == 2:
+            return {1 - me: self.models()}
+        if self._seat_models is None:
+            pairs = multiway_models(self.game, n - 1)
+            self._seat_models = {offset: pairs[offset - 1] for offset in range(1, n)}
+        return {p: self._seat_models[(p - me) % n] for p in range(n) if p != me}
 
     # ------------------------------------------------------------- decisions
     def decide(self, view: MatchState, deadline: float) -> Action:
         """Chart pre-flop, search otherwise; always a legal action (check/call as fallback)."""
         state = view.state
         if self._uses_chart(state):
-            return self._preflop(view)
+            if self.game.num_players == 2:
+                return self._preflop(view)
+            return self._multiway_preflop(view)
         me = view.position
         hole = view.hole_cards
         win_model = self._win_model(view)
-        if self.settings.use_models:
-            predict: ActionModelFn = _ModelAdapter(self.models()[0])
-        else:
+        predict: ActionModels
+        if not self.settings.use_models:
             predict = _uniform
+        elif self.game.num_players == 2:
+            predict = _ModelAdapter(self.models()[0])
+        else:
+            predict = {p: _ModelAdapter(pair[0]) for p, pair in self.opponent_models(me).items()}
         now = time.monotonic()
         stop = min(deadline - self.settings.safety_margin, now + self.settings.time_budget)
         result = search(state.copy(), me, hole, predict, win_model, stop, self.settings.search,
@@ -135,21 +237,79 @@ class MiximaxAgent(Strategy):
         self.last_result = result
         return result.action if state.can(result.action) else CALL
 
-    def _win_model(self, view: MatchState) -> WinModel:
-        """The showdown model of this hand (kept through the hand: our equities are reused)."""
+    def _win_model(self, view: MatchState) -> WinModel | Mapping[int, WinModel]:
+        """The showdown model of this hand (kept through the hand: our equities are reused);
+        multiway with models, one per opponent position (the search multiplies them)."""
         key = (view.hand_number, view.hole_cards)
         if self._hand is None or self._hand[0] != key:
             seed = self.rng.getrandbits(32)
             hole = view.hole_cards
-            model: WinModel
-            if self.settings.use_models:
+            model: WinModel | Mapping[int, WinModel]
+            if not self.settings.use_models:
+                model = RangeWinModel(self.game, hole, seed)
+            elif self.game.num_players == 2:
                 model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed,
                                       range_showdowns=self.settings.range_showdowns,
                                       call_shrink=self.settings.call_shrink)
             else:
-                model = RangeWinModel(self.game, hole, seed)
+                per_opponent: dict[int, ModelWinModel] = {}
+                for p, pair in self.opponent_models(view.position).items():
+                    per_opponent[p] = ModelWinModel(self.game, hole, pair[1], p, seed,
+                                                    range_showdowns=self.settings.range_showdowns,
+                                                    call_shrink=self.settings.call_shrink)
+                first = next(iter(per_opponent.values()))
+                for other in per_opponent.values():
+                    if other is not first:
+                        other.share_equities(first)
+                model = per_opponent
             self._hand = (key, model)
         return self._hand[1]
+
+    def _multiway_preflop(self, view: MatchState) -> Action:
+        """Pre-flop with two or more opponents: :func:`multiway_preflop_code` on the product
+        of the chart's equities against each opponent's range (module docstring)."""
+        state = view.state
+        game = self.game
+        me = view.position
+        chart = self.chart()
+        label = class_of(view.hole_cards)
+        live = [p for p in range(game.num_players) if p != me and not state.folded[p]]
+        models = self.opponent_models(me) if self.settings.use_models and self.settings.preflop.widen else {}
+        equity = 1.0
+        for p in live:
+            share = self._range_share(state, p, models.get(p))
+            equity *= chart.equity(label) if share >= 1.0 else equity_against_top(chart, label, share)
+        code = multiway_preflop_code(state, me, equity, len(live), chart.raise_multiple)
+        legal = state.legal_actions()
+        if code == "f":
+            return FOLD if legal.can_fold else CALL
+        if code == "c" or not legal.can_raise:
+            return CALL
+        if not game.is_nolimit:
+            return LIMIT_RAISE
+        if code == "a":
+            return Action.raise_to(legal.max_raise_to)
+        return state.clamp(Action.raise_to(int(round(chart.raise_multiple * state.max_spent))))
+
+    def _range_share(self, state: HandState, player: int, models: ModelPair | None) -> float:
+        """The share of holdings ``player`` is taken to hold pre-flop: its action model's
+        raise probability at its last raise (with ``models``), else the chart's assumption
+        for its chips in (all hands for a blind or a limp, at least ``MIN_RANGE`` otherwise)."""
+        history = state.history()
+        last = max((i for i, (_r, actor, action) in enumerate(history)
+                    if actor == player and action.kind is ActionKind.RAISE), default=None)
+        if models is not None and last is not None:
+            before = HandState(state.game, None, state.board_cards)
+            for _round, _actor, action in history[:last]:
+                before.apply(action)
+            probabilities = _ModelAdapter(models[0])(before)
+            total = sum(probabilities.values()) or 1.0
+            raised = sum(probabilities.get(c, 0.0) for c in RAISE_CLASSES) / total
+            return min(1.0, max(raised, 1.0 / COMBINATIONS))
+        faced = state.spent[player] / state.game.big_blind
+        if faced <= 1.0:
+            return 1.0
+        return max(MIN_RANGE, assumed_share(faced))
 
     def _preflop(self, view: MatchState) -> Action:
         state = view.state
@@ -194,9 +354,14 @@ class MiximaxAgent(Strategy):
         """Both opponent models learn the finished hand."""
         if not (self.settings.use_models and self.settings.learn):
             return
-        action_model, strength_model = self.models()
-        action_model.learn_hand(view)
-        strength_model.learn_hand(view)
+        if self.game.num_players == 2:
+            action_model, strength_model = self.models()
+            action_model.learn_hand(view)
+            strength_model.learn_hand(view)
+            return
+        for position, (action_model, strength_model) in self.opponent_models(view.position).items():
+            action_model.learn_hand(view, opponent=position)
+            strength_model.learn_hand(view, opponent=position)
 
 
 class _ModelAdapter:
@@ -237,4 +402,5 @@ def miximax_factory(game: Game, seed: int | None = None, budget: str | None = No
     return MiximaxAgent(game, seed, settings)
 
 
-__all__ = ["AgentSettings", "MiximaxAgent", "miximax_factory", "parse_budget", "plays"]
+__all__ = ["AgentSettings", "MiximaxAgent", "miximax_factory", "multiway_models", "multiway_preflop_code",
+           "parse_budget", "plays"]

@@ -6,20 +6,34 @@ actions (:mod:`strategies.agent.abstraction`):
 * **our nodes** take the maximum child value (*miximax*), or with ``temperature > 0`` a
   Boltzmann soft-max: children weighted by ``exp(value / T)`` (``T`` in big blinds), the
   weighted value backed up (*maximix*);
-* **opponent nodes** are chance nodes weighted by the action model
-  (:data:`ActionModelFn`: class probabilities for a state; Eq. 3.2); a class's probability
-  is split evenly over the branches of that class, and the probability of a class without
-  a branch moves to the nearest class with one (by aggression order);
+* **opponent nodes** (every player but ``me``) are chance nodes weighted by the action
+  model of the player to act (:data:`ActionModelFn`: class probabilities for a state;
+  Eq. 3.2): one model for every opponent, or one per opponent position
+  (:data:`ActionModels`); a class's probability is split evenly over the branches of that
+  class, and the probability of a class without a branch moves to the nearest class with
+  one (by aggression order);
 * **chance nodes** deal every card of the next round except, in the last round, a sampled
   subset of ``river_samples`` cards, drawn once per board so that sibling branches are
   compared on the same cards (card removal: our hole cards and the board are never dealt;
   Eq. 3.5);
 * **leaves** are worth ``EV = P(win) * pot - cost`` (Eq. 3.6), in chips, counted from the
   decision point: ``cost`` is what we put in after the root (up to what the opponents
-  matched), ``pot`` the chips matched by both (each player's chips up to the smaller
-  commitment; chips not called are returned). A fold is ``P(win) = 1`` or ``0``. At a
-  showdown ``P(win)`` (ties half) comes from the :class:`WinModel`, which averages over the
-  board run-outs when the hand went all-in before the river.
+  matched), ``pot`` the chips matched: with ``matched`` the smaller of our commitment and
+  the largest commitment of an opponent still in, every player's chips up to ``matched``
+  (folded players' included: dead money; chips not called are returned). A fold of ours is
+  ``P(win) = 0``; when every opponent folded we win the whole pot. At a showdown ``P(win)``
+  (ties half) comes from the :class:`WinModel`, which averages over the board run-outs
+  when the hand went all-in before the river.
+
+**Multiway** (three or more players): the same tree and leaf formula. ``P(win)`` is the
+probability of beating every opponent still in: a :class:`WinModel` may answer it directly
+(it sees the folds in the state), or the search is given one win model per opponent
+position (a mapping) and multiplies the answers of the opponents still in
+(:class:`ProductWinModel`: their hands are taken as independent given the board). The pot
+is approximated as one pot of the matched chips: side pots among the players still in
+(unequal stacks, or an opponent all-in for less at a cut decision) are not split, and the
+whole matched pot is won with the probability of beating everyone. Heads-up both
+approximations vanish: the formula is Eq. 3.6 exactly.
 
 **Pruning** (thesis 6.2): opponent branches below ``opponent_threshold`` probability are
 cut (the rest renormalised) from depth ``prune_depth`` on (zero-probability branches
@@ -33,8 +47,8 @@ the deadline (a :func:`time.monotonic` timestamp, seconds), the node budget, or 
 iteration reached every leaf, and returns the best root action of the deepest completed
 iteration (check/call if none completed).
 
-Heads-up games (two players); works for limit and no-limit. Randomness (river sampling,
-maximix choice) comes from the caller's seeded generator.
+Any number of players (the agent plays two or three); limit and no-limit. Randomness
+(river sampling, maximix choice) comes from the caller's seeded generator.
 """
 
 from __future__ import annotations
@@ -56,7 +70,8 @@ from strategies.agent.abstraction import AbstractAction, AbstractionSettings, ab
 
 ActionModelFn = Callable[[HandState], Mapping[ActionClass, float]]
 """The opponent's action model: probabilities of the classes of the player to act in a state."""
-
+ActionModels = ActionModelFn | Mapping[int, ActionModelFn]
+"""One action model for every opponent, or one per opponent position (every position but ours)."""
 
 
 class SearchSettings(BaseModel):
@@ -96,8 +111,32 @@ class WinModel(Protocol):
         ...
 
 
+class ProductWinModel:
+    """P(win against every opponent still in): the product of one win model per opponent.
+
+    ``models`` maps each opponent position to a :class:`WinModel` answering P(win) against
+    that opponent alone; folded opponents are skipped. The product takes the opponents'
+    hands as independent given the board (card removal between them and the correlation
+    through our own hand's run-outs are ignored; ties count half against each opponent).
+    With one opponent it is that opponent's model (memoised the same way).
+    """
+
+    def __init__(self, models: Mapping[int, WinModel]) -> None:
+        self.models = dict(models)
+        only = list(self.models.values())
+        self.betting_independent = len(only) == 1 and getattr(only[0], "betting_independent", False)
+
+    def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
+        """The product of the P(win) of every opponent that has not folded in ``state``."""
+        probability = 1.0
+        for position, model in self.models.items():
+            if not state.folded[position]:
+                probability *= model.win_probability(state, board)
+        return probability
+
+
 class SearchError(RuntimeError):
-    """The search was asked something it cannot do (no decision of ours, not heads-up)."""
+    """The search was asked something it cannot do (no decision of ours, a model missing)."""
 
 
 class _Stop(Exception):
@@ -121,20 +160,30 @@ class SearchResult:
 class MiximaxSearch:
     """One search from one state; use :func:`search` (or :meth:`run`)."""
 
-    def __init__(self, root: HandState, me: int, hole: Sequence[Card], action_model: ActionModelFn,
-                 win_model: WinModel, settings: SearchSettings, abstraction: AbstractionSettings,
-                 rng: random.Random) -> None:
-        if root.game.num_players != 2:
-            raise SearchError("the search plays heads-up games only")
+    def __init__(self, root: HandState, me: int, hole: Sequence[Card], action_model: ActionModels,
+                 win_model: WinModel | Mapping[int, WinModel], settings: SearchSettings,
+                 abstraction: AbstractionSettings, rng: random.Random) -> None:
         if root.current_player != me:
             raise SearchError("it is not the searching player's turn")
+        opponents = [p for p in range(root.game.num_players) if p != me]
+        self._per_opponent: Mapping[int, ActionModelFn] | None = None
+        if isinstance(action_model, Mapping):
+            missing = [p for p in opponents if p not in action_model]
+            if missing:
+                raise SearchError(f"no action model for opponent position(s) {missing}")
+            self._per_opponent = action_model
+        if isinstance(win_model, Mapping):
+            missing = [p for p in opponents if p not in win_model]
+            if missing:
+                raise SearchError(f"no win model for opponent position(s) {missing}")
+            win_model = ProductWinModel({p: win_model[p] for p in opponents})
         self.root = root
         self.me = me
         self.game = root.game
         self.settings = settings
         self.abstraction = abstraction
         self.action_model = action_model
-        self.win_model = win_model
+        self.win_model: WinModel = win_model
         self.rng = rng
         self.root_spent = root.spent[me]
         self.temperature = settings.temperature * root.game.big_blind
@@ -255,11 +304,17 @@ class MiximaxSearch:
             if self.temperature <= 0.0:
                 return max(values)
             return sum(w * v for w, v in zip(self._softmax(values), values))
-        weighted = spread(self.action_model(state), branches)
+        weighted = spread(self._predict(state), branches)
         threshold = self.settings.opponent_threshold if pruning else 0.0
         kept = [(b, p) for b, p in weighted if p > threshold] or [max(weighted, key=lambda item: item[1])]
         mass = sum(p for _, p in kept)
         return sum(p * self._child(state, b.action, board, depth + 1) for b, p in kept) / mass
+
+    def _predict(self, state: HandState) -> Mapping[ActionClass, float]:
+        """The class probabilities of the opponent to act in ``state`` (its own model, if any)."""
+        if self._per_opponent is None:
+            return self.action_model(state)  # type: ignore[operator]
+        return self._per_opponent[state.current_player](state)  # type: ignore[index]
 
     def _best_branches(self, state: HandState, branches: Sequence[AbstractAction],
                        board: tuple[Card, ...]) -> list[AbstractAction]:
@@ -278,12 +333,13 @@ class MiximaxSearch:
         me = self.me
         spent = state.spent
         mine = spent[me]
-        other = max(s for p, s in enumerate(spent) if p != me)
         if state.folded[me]:
             return float(-(mine - self.root_spent))
-        if all(state.folded[p] for p in range(self.game.num_players) if p != me):
+        folded = state.folded
+        live = [s for p, s in enumerate(spent) if p != me and not folded[p]]
+        if not live:
             return float(state.pot - (mine - self.root_spent))
-        matched = min(mine, other)
+        matched = min(mine, max(live))
         pot = sum(min(s, matched) for s in spent)
         return self._win(state, board) * pot - (matched - self.root_spent)
 
@@ -322,14 +378,20 @@ def spread(probabilities: Mapping[ActionClass, float],
     return [(b, mass[b.action_class] / total / len(by_class[b.action_class])) for b in branches]
 
 
-def search(root: HandState, me: int, hole: Sequence[Card], action_model: ActionModelFn, win_model: WinModel,
-           deadline: float, settings: SearchSettings | None = None,
+def search(root: HandState, me: int, hole: Sequence[Card], action_model: ActionModels,
+           win_model: WinModel | Mapping[int, WinModel], deadline: float, settings: SearchSettings | None = None,
            abstraction: AbstractionSettings | None = None, rng: random.Random | None = None) -> SearchResult:
-    """Search ``root`` (our turn, position ``me`` holding ``hole``) until ``deadline``."""
+    """Search ``root`` (our turn, position ``me`` holding ``hole``) until ``deadline``.
+
+    ``action_model``: one callable for every opponent, or a mapping from each opponent
+    position to its own; ``win_model``: P(win against every opponent still in), or a mapping
+    from each opponent position to P(win) against that opponent (combined by
+    :class:`ProductWinModel`). Raises :class:`SearchError` when it is not ``me``'s turn or
+    a mapping lacks an opponent."""
     engine = MiximaxSearch(root, me, hole, action_model, win_model, settings or SearchSettings(),
                            abstraction or AbstractionSettings(), rng or random.Random(0))
     return engine.run(deadline)
 
 
-__all__ = ["ActionModelFn", "MiximaxSearch", "SearchError", "SearchResult", "SearchSettings", "WinModel",
-           "search", "spread"]
+__all__ = ["ActionModelFn", "ActionModels", "MiximaxSearch", "ProductWinModel", "SearchError", "SearchResult",
+           "SearchSettings", "WinModel", "search", "spread"]
