@@ -156,3 +156,36 @@ def test_calls_of_raises_narrow_the_range_when_call_shrink_is_set() -> None:
     s = strength()
     expected = min(1.0, max(0.0, (s - (1.0 - share)) / share))
     assert model.win_probability(WE_RAISE, BOARD) == pytest.approx(expected)
+
+
+def test_an_action_model_sets_how_much_of_the_range_each_action_keeps() -> None:
+    from models.abstraction import ActionClass
+
+    asked: list[str] = []
+
+    def predict(state: HandState) -> dict[ActionClass, float]:
+        asked.append(state.betting_string())
+        return {ActionClass.FOLD: 0.2, ActionClass.CALL: 0.4, ActionClass.POT: 0.3, ActionClass.ALL_IN: 0.1}
+
+    model = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
+                          action_model=predict)
+    # ONE_RAISE: the opponent opens to 300 (a pot-class raise): it keeps POT + ALL_IN = 0.4
+    assert model.range_share(ONE_RAISE) == pytest.approx(0.4)
+    assert asked == [""]  # asked at the state before its raise
+    # WE_RAISE: it calls our pre-flop raise and our flop bet, keeping 1 - P(fold) = 0.8 each time
+    assert model.range_share(WE_RAISE) == pytest.approx(0.8 ** 2)
+
+    def always_raises(state: HandState) -> dict[ActionClass, float]:
+        return {ActionClass.ALL_IN: 1.0}
+
+    maniac = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
+                           action_model=always_raises)
+    assert maniac.range_share(THREE_RAISES) == 1.0  # a player who always raises shows nothing by raising
+    assert maniac.win_probability(THREE_RAISES, BOARD) == pytest.approx(LEARNED)  # so no blend
+
+    def never_raises(state: HandState) -> dict[ActionClass, float]:
+        return {ActionClass.CALL: 1.0}
+
+    floor = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
+                          action_model=never_raises, min_keep=0.05)
+    assert floor.range_share(ONE_RAISE) == pytest.approx(0.05)  # at least min_keep

@@ -19,8 +19,8 @@
   0``): an opponent that raised ``k`` times in the hand is taken to hold a uniformly random
   hand from the top ``range_shrink ** k`` of holdings, where our strength ``s`` (a
   percentile) wins with probability ``(s - (1 - share)) / share`` clipped to [0, 1]. The
-  blend (a call of a raise keeps ``call_shrink`` of the range, 1 by default, the agent 0.75)
-  gives the range estimate weight ``r / (r + n)`` for ``n`` showdowns the model has
+  blend (a call of a raise keeps ``call_shrink`` of the range, 1 by default) gives the range
+  estimate weight ``r / (r + n)`` for ``n`` showdowns the model has
   learnt (its ``observations``, the prior's excluded) and ``r = range_showdowns``: a new
   model's showdown predictions come from the prior population and price raising wars badly,
   the range argument is right against any opponent who raises for value; as the opponent's
@@ -48,15 +48,16 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import eval7
 import eval7.xorshift_rand
 
+from models.abstraction import RAISE_CLASSES, ActionClass, classify
 from models.features import showdown_context
 from models.handstrength import board_texture, hand_strength
 from models.hoeffding import HandStrengthModel
-from protocol.actions import ActionKind
+from protocol.actions import Action, ActionKind
 from protocol.cards import CARD_STRINGS, Card
 from protocol.game import Game
 from protocol.hand import HandState
@@ -181,7 +182,9 @@ class ModelWinModel(RangeWinModel):
 
     def __init__(self, game: Game, hole: Sequence[Card], model: HandStrengthModel, opponent: int,
                  seed: int = 0, mc_iterations: int = MC_ITERATIONS, exact_missing: int = 0,
-                 range_showdowns: float = 0.0, range_shrink: float = 0.5, call_shrink: float = 1.0) -> None:
+                 range_showdowns: float = 0.0, range_shrink: float = 0.5, call_shrink: float = 1.0,
+                 action_model: Callable[[HandState], Mapping[ActionClass, float]] | None = None,
+                 min_keep: float = 0.05) -> None:
         super().__init__(game, hole, seed, mc_iterations, exact_missing)
         self.model = model
         self.opponent = opponent
@@ -191,22 +194,42 @@ class ModelWinModel(RangeWinModel):
         """Share of its range an opponent keeps with each raise."""
         self.call_shrink = call_shrink
         """Share of its range an opponent keeps with each call of a raise (1: calls say nothing)."""
+        self.action_model = action_model
+        """The opponent's action model: when given, each raise keeps the share of the range
+        that raises at least as big there, each call of a raise the share that does not fold
+        (instead of ``range_shrink`` and ``call_shrink``), at least ``min_keep``."""
+        self.min_keep = min_keep
         self._context: dict[str, dict[str, float]] = {}
         self._share: dict[str, float] = {}
 
     def range_share(self, state: HandState) -> float:
         """The share of holdings the opponent's raises and calls of raises in ``state`` leave it."""
         share = 1.0
+        replay = HandState(state.game, state.hole_cards, state.board_cards) if self.action_model else None
         for actions, actors in zip(state.actions, state.actors):
             raised = False
             for action, actor in zip(actions, actors):
-                if action.kind is ActionKind.RAISE:
-                    if actor == self.opponent:
-                        share *= self.range_shrink
-                    raised = True
-                elif action.kind is ActionKind.CALL and raised and actor == self.opponent:
-                    share *= self.call_shrink
+                if actor == self.opponent and (action.kind is ActionKind.RAISE
+                                               or (action.kind is ActionKind.CALL and raised)):
+                    share *= self._keep(replay, action)
+                raised = raised or action.kind is ActionKind.RAISE
+                if replay is not None:
+                    replay.apply(action)
         return share
+
+    def _keep(self, before: HandState | None, action: Action) -> float:
+        """The share of its range the opponent keeps by taking ``action`` at ``before``."""
+        raising = action.kind is ActionKind.RAISE
+        if before is None or self.action_model is None:
+            return self.range_shrink if raising else self.call_shrink
+        probabilities = self.action_model(before)
+        total = sum(probabilities.values()) or 1.0
+        if raising:
+            made = classify(before, action)
+            kept = sum(p for c, p in probabilities.items() if c >= made and c in RAISE_CLASSES) / total
+        else:
+            kept = 1.0 - probabilities.get(ActionClass.FOLD, 0.0) / total
+        return min(1.0, max(self.min_keep, kept))
 
     def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
         """``1 - prob_beats(showdown context, our strength)`` for the opponent; the context's

@@ -98,7 +98,11 @@ class AgentSettings(BaseModel):
     range_showdowns: float = Field(30.0, ge=0.0)
     """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`strategies.agent.equity`)."""
     call_shrink: float = Field(0.75, gt=0.0, le=1.0)
-    """Share of its range the opponent keeps with each call of a raise, in that range."""
+    """Share of its range the opponent keeps with each call of a raise (without ``range_from_model``)."""
+    range_from_model: bool = True
+    """Narrow the opponent's range by its action model's frequencies (each raise keeps the share
+    that raises at least as big, each call of a raise the share that does not fold) rather than
+    the fixed halving per raise and ``call_shrink`` per call."""
     preflop: PreflopAdaptation = PreflopAdaptation()
     """How pre-flop play adapts to the opponent model (used when ``use_models``)."""
 
@@ -250,13 +254,15 @@ class MiximaxAgent(Strategy):
             elif self.game.num_players == 2:
                 model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed,
                                       range_showdowns=self.settings.range_showdowns,
-                                      call_shrink=self.settings.call_shrink)
+                                      call_shrink=self.settings.call_shrink,
+                                      action_model=self._range_predictor(self.models()[0]))
             else:
                 per_opponent: dict[int, ModelWinModel] = {}
                 for p, pair in self.opponent_models(view.position).items():
                     per_opponent[p] = ModelWinModel(self.game, hole, pair[1], p, seed,
                                                     range_showdowns=self.settings.range_showdowns,
-                                                    call_shrink=self.settings.call_shrink)
+                                                    call_shrink=self.settings.call_shrink,
+                                                    action_model=self._range_predictor(pair[0]))
                 first = next(iter(per_opponent.values()))
                 for other in per_opponent.values():
                     if other is not first:
@@ -264,6 +270,10 @@ class MiximaxAgent(Strategy):
                 model = per_opponent
             self._hand = (key, model)
         return self._hand[1]
+
+    def _range_predictor(self, model: ActionModel) -> ActionModelFn | None:
+        """The action model that narrows the opponent's range in P(win), if the settings say so."""
+        return _ModelAdapter(model) if self.settings.range_from_model else None
 
     def _multiway_preflop(self, view: MatchState) -> Action:
         """Pre-flop with two or more opponents: :func:`multiway_preflop_code` on the product
