@@ -110,7 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="holdem-nolimit-2p")
     parser.add_argument("--hands", type=int, default=40)
-    parser.add_argument("--budget", type=float, default=0.5)
+    parser.add_argument("--budget", type=float, default=AgentSettings().time_budget)
     parser.add_argument("--opponent", default="always-call")
     parser.add_argument("--match", default="")
     parser.add_argument("--match-hands", type=int, default=200)
