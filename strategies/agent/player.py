@@ -290,16 +290,7 @@ class MiximaxAgent(Strategy):
             share = self._range_share(state, p, models.get(p))
             equity *= chart.equity(label) if share >= 1.0 else equity_against_top(chart, label, share)
         code = multiway_preflop_code(state, me, equity, len(live), chart.raise_multiple)
-        legal = state.legal_actions()
-        if code == "f":
-            return FOLD if legal.can_fold else CALL
-        if code == "c" or not legal.can_raise:
-            return CALL
-        if not game.is_nolimit:
-            return LIMIT_RAISE
-        if code == "a":
-            return Action.raise_to(legal.max_raise_to)
-        return state.clamp(Action.raise_to(int(round(chart.raise_multiple * state.max_spent))))
+        return self._chart_action(state, code)
 
     def _range_share(self, state: HandState, player: int, models: ModelPair | None) -> float:
         """The share of holdings ``player`` is taken to hold pre-flop: its action model's
@@ -336,11 +327,17 @@ class MiximaxAgent(Strategy):
             code = self._adapt_preflop(state, me, label, code, faced, legal.can_raise)
             if isinstance(code, Action):
                 return code
+        return self._chart_action(state, code)
+
+    def _chart_action(self, state: HandState, code: str) -> Action:
+        """The legal action of a chart code: ``f`` fold (check when free), ``c`` check or call,
+        ``a`` all-in, ``r`` raise to ``raise_multiple`` times the bet faced (limit: the raise)."""
+        legal = state.legal_actions()
         if code == "f":
             return FOLD if legal.can_fold else CALL
         if code == "c" or not legal.can_raise:
             return CALL
-        if not game.is_nolimit:
+        if not self.game.is_nolimit:
             return LIMIT_RAISE
         if code == "a":
             return Action.raise_to(legal.max_raise_to)
