@@ -44,7 +44,7 @@ from models.bayes.records import HandRecord
 from models.bayes.slots import (
     CompiledRecord, KeyClass, RecordBatch, SlotIndex, Table, safe_log, with_sentinel,
 )
-from models.bayes.special import log_beta
+from models.bayes.special import log_beta, normalised_weights
 
 DEFAULT_SAMPLES = 64
 """Particles of the importance-sampled posterior."""
@@ -104,8 +104,7 @@ class DirichletModel(OpponentModel):
 
     def weights(self) -> np.ndarray:
         """The particles' normalised weights."""
-        shifted = np.exp(self.log_weights - self.log_weights.max())
-        return shifted / shifted.sum()
+        return normalised_weights(self.log_weights)
 
     def effective_size(self) -> float:
         """Kish's effective sample size of the particles."""

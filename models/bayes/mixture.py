@@ -21,6 +21,7 @@ import numpy as np
 from models.bayes.base import OpponentModel, PosteriorSample
 from models.bayes.errors import PriorError
 from models.bayes.records import HandRecord
+from models.bayes.special import normalised_weights
 
 
 class MixtureModel(OpponentModel):
@@ -47,8 +48,7 @@ class MixtureModel(OpponentModel):
 
     def weights(self) -> np.ndarray:
         """The posterior probability of each component."""
-        shifted = np.exp(self.log_weights - self.log_weights.max())
-        return shifted / shifted.sum()
+        return normalised_weights(self.log_weights)
 
     def log_predictive(self, record: HandRecord) -> float:
         """Log of the component-weighted predictive probability of ``record``."""

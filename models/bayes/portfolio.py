@@ -20,6 +20,7 @@ from models.bayes.errors import PriorError
 from protocol.infosets import identity_class
 from models.bayes.records import HandRecord
 from models.bayes.slots import KeyClass, SlotIndex, Table, record_log_likelihood, safe_log, with_sentinel
+from models.bayes.special import normalised_weights
 
 
 def merged_table(tables: Sequence[Table]) -> dict[str, dict[str, float]]:
@@ -65,8 +66,7 @@ class PortfolioModel(OpponentModel):
 
     def weights(self) -> np.ndarray:
         """The posterior probability of each portfolio policy."""
-        shifted = np.exp(self.log_weights - self.log_weights.max())
-        return shifted / shifted.sum()
+        return normalised_weights(self.log_weights)
 
     def record_log_likelihoods(self, record: HandRecord) -> np.ndarray:
         """``[K]`` log likelihood of ``record`` under each policy (hidden cards summed out)."""

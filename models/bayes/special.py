@@ -36,4 +36,10 @@ def log_beta(parameters: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return per_slot - log_gamma(sums).sum(axis=-1)
 
 
-__all__ = ["log_beta", "log_gamma"]
+def normalised_weights(log_weights: np.ndarray) -> np.ndarray:
+    """Probabilities from unnormalised log weights (shifted by the maximum: no overflow)."""
+    shifted = np.exp(log_weights - log_weights.max())
+    return shifted / shifted.sum()
+
+
+__all__ = ["log_beta", "log_gamma", "normalised_weights"]
