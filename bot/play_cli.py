@@ -54,7 +54,7 @@ def play(
     strategy: str | None = typer.Option(
         None, "--strategy", "-s",
         help="A registered strategy name, e.g. always-call (default: the game's strongest: miximax in "
-             "heads-up hold'em, adaptive in Kuhn and Leduc).",
+             "hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),

@@ -71,10 +71,6 @@ def _small_two_player_limit(game: Game) -> bool:
     return supports_adaptive(game)
 
 
-def _heads_up_holdem(game: Game) -> bool:
-    return game.num_players == 2 and game.is_standard_deck
-
-
 def _miximax_games(game: Game) -> bool:
     """The games ``miximax`` plays (:func:`strategies.agent.player.plays`, without importing
     it): heads-up hold'em, and three-player hold'em (52 cards, two hole cards)."""
@@ -90,11 +86,11 @@ self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses th
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
-    first seat of ``pokerbot match``): ``miximax`` in heads-up hold'em (``miximax:0.02`` when
-    ``fast``), ``adaptive`` in two-player small limit games (Kuhn, Leduc), ``equilibrium``
-    where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
-    baseline against ``random``)."""
-    if _heads_up_holdem(game):
+    first seat of ``pokerbot match``): ``miximax`` in the games it plays, heads-up with the
+    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``), ``adaptive`` in
+    two-player small limit games (Kuhn, Leduc), ``equilibrium`` where a shipped equilibrium
+    exists (3-player Kuhn), else ``always-raise`` (the best baseline against ``random``)."""
+    if _miximax_games(game):
         return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
     if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
         return "adaptive"
