@@ -7,14 +7,17 @@ trusted input only).
 
 The default priors in ``models/data/`` are built by this module's builder, which plays
 self-play logs of the styled population and the baselines with
-:func:`bot.match.run_inprocess_match` (every pair of :data:`POPULATION` plays ``--hands``
-hands, seats rotating) and trains on them. The shipped files were made with::
+:func:`bot.match.run_inprocess_match` (every group of :data:`POPULATION` of the game's
+size, pairs heads-up and triples in three-player games, plays ``--hands`` hands, seats
+rotating) and trains on them. The shipped files were made with::
 
     python -m bot.prior_cli --seed 7 --hands 1000 --out models/data
+    python -m bot.prior_cli --seed 7 --hands 200 --game holdem-nolimit-3p --game holdem-limit-3p --out models/data
 
-(about four minutes on one core for both games; the command, seed and row counts are
-also recorded in each prior's ``info``). The builder lives here rather than in ``models``
-because it plays matches, which the layering keeps out of ``models``.
+(about four minutes on one core for both heads-up games, nine for both three-player
+games; the command, seed and row counts are also recorded in each prior's ``info``). The
+builder lives here rather than in ``models`` because it plays matches, which the layering
+keeps out of ``models``.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ POPULATION: tuple[str, ...] = (
 )
 """The players of the default priors' self-play: every style and four baselines."""
 DEFAULT_GAMES: tuple[str, ...] = ("holdem-nolimit-2p", "holdem-limit-2p")
-BUILD_COMMAND = "python -m bot.prior_cli --seed {seed} --hands {hands} --out {out}"
+BUILD_COMMAND = "python -m bot.prior_cli --seed {seed} --hands {hands} --game {game} --out {out}"
 
 
 def _fail(message: str) -> typer.Exit:
@@ -115,20 +118,21 @@ def _player(name: str, game: Game, seed: int, hands: int) -> Strategy:
 
 def self_play_logs(game: Game, game_name: str, hands: int, seed: int, folder: Path,
                    population: Sequence[str] = POPULATION,
-                   on_pair: Callable[[str, str], None] | None = None) -> list[Path]:
-    """Play every pair of ``population`` for ``hands`` hands in-process and write the logs
-    to ``folder``; dealing and strategy seeds derive from ``seed``."""
+                   on_group: Callable[[Sequence[str]], None] | None = None) -> list[Path]:
+    """Play every group of ``game.num_players`` distinct members of ``population`` (every
+    pair heads-up, every triple in three-player games) for ``hands`` hands in-process and
+    write the logs to ``folder``; dealing and strategy seeds derive from ``seed``."""
     paths = []
-    for first, second in itertools.combinations(population, 2):
-        pair_seed = strategy_seed(seed, f"{first}/{second}") & 0xFFFFFFFF
-        names = [first, second]
-        players = [_player(name, game, strategy_seed(pair_seed, name), hands) for name in names]
-        path = folder / f"{first}.{second}.log"
-        run_inprocess_match(game, hands, pair_seed, players, names, log_path=path,
-                            match_name=f"{first}.{second}", game_name=game_name)
+    for names in itertools.combinations(population, game.num_players):
+        group_seed = strategy_seed(seed, "/".join(names)) & 0xFFFFFFFF
+        players = [_player(name, game, strategy_seed(group_seed, name), hands) for name in names]
+        match_name = ".".join(names)
+        path = folder / f"{match_name}.log"
+        run_inprocess_match(game, hands, group_seed, players, list(names), log_path=path,
+                            match_name=match_name, game_name=game_name)
         paths.append(path)
-        if on_pair is not None:
-            on_pair(first, second)
+        if on_group is not None:
+            on_group(names)
     return paths
 
 
@@ -142,14 +146,14 @@ def build_default_prior(game_name: str, seed: int, hands: int, out_dir: Path,
     with tempfile.TemporaryDirectory() as folder:
         logs = self_play_logs(
             game, game_name, hands, seed, Path(folder),
-            on_pair=None if quiet else lambda a, b: typer.echo(f"  {game_name}: {a} vs {b}", err=True),
+            on_group=None if quiet else lambda names: typer.echo(f"  {game_name}: {' vs '.join(names)}", err=True),
         )
         for path in logs:
             with path.open(encoding="utf-8") as lines:
                 trainer.add_log(lines, path.name)
     prior = trainer.finish({
-        "command": BUILD_COMMAND.format(seed=seed, hands=hands, out=out_dir),
-        "seed": seed, "hands_per_pair": hands, "population": list(POPULATION), "game": game_name,
+        "command": BUILD_COMMAND.format(seed=seed, hands=hands, game=game_name, out=out_dir),
+        "seed": seed, "hands_per_group": hands, "population": list(POPULATION), "game": game_name,
     })
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / file_name
@@ -161,7 +165,7 @@ def build_default_prior(game_name: str, seed: int, hands: int, out_dir: Path,
 
 def build_default_priors(
     seed: int = typer.Option(7, "--seed", help="Master seed of the self-play matches."),
-    hands: int = typer.Option(1000, "--hands", help="Hands per pair of players."),
+    hands: int = typer.Option(1000, "--hands", help="Hands per group of players (pair or triple)."),
     out: Path = typer.Option(Path("models/data"), "--out", help="Folder for the prior files."),
     games: list[str] = typer.Option(list(DEFAULT_GAMES), "--game", help="Games to build priors for."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),

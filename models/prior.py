@@ -39,6 +39,8 @@ PRIOR_KIND = "prior"
 DEFAULT_PRIOR_FILES: Mapping[tuple[str, int], str] = {
     ("nolimit", 2): "holdem-nolimit-2p.prior",
     ("limit", 2): "holdem-limit-2p.prior",
+    ("nolimit", 3): "holdem-nolimit-3p.prior",
+    ("limit", 3): "holdem-limit-3p.prior",
 }
 """Shipped prior files (in ``models/data/``) by (betting, number of players)."""
 

@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from bot.match import run_inprocess_match
-from bot.prior_cli import build_default_priors, train_prior
+from bot.prior_cli import build_default_priors, self_play_logs, train_prior
 from models import persist
 from models.config import PriorConfig
 from models.errors import CorruptModelFileError, ForeignModelFileError, ModelError, ModelFileError, ModelVersionError
@@ -113,10 +113,12 @@ def test_corrupt_and_mismatched_files_are_refused(tmp_path: Path) -> None:
         load_prior(tmp_path / "missing.prior")
 
 
-@pytest.mark.parametrize("game", [NOLIMIT, LIMIT], ids=["nolimit", "limit"])
-def test_shipped_priors_load_and_fit(game) -> None:  # noqa: ANN001 - a Game
+@pytest.mark.parametrize("name", ["holdem-nolimit-2p", "holdem-limit-2p", "holdem-nolimit-3p", "holdem-limit-3p"])
+def test_shipped_priors_load_and_fit(name: str) -> None:
+    game = load_game(name)
     prior = load_default_prior(game)
-    assert prior is not None and prior.fits(game)
+    assert prior is not None and prior.fits(game) and prior.info["game"] == name
+    assert (prior.betting, prior.num_players) == (game.betting, game.num_players)
     assert prior.action.n_leaves > 5
     assert "command" in prior.info and "seed" in prior.info
     action_model, strength_model = models_for_game(game)
@@ -172,3 +174,18 @@ def test_default_prior_builder_is_reproducible(tmp_path: Path) -> None:
     assert first.exit_code == 0 and second.exit_code == 0, first.output
     a, b = load_prior(tmp_path / "a" / "holdem-limit-2p.prior"), load_prior(tmp_path / "b" / "holdem-limit-2p.prior")
     assert a.action.dists == b.action.dists and a.info["hands"] == b.info["hands"] == 3 * 78
+
+
+def test_self_play_groups_match_the_game_size(tmp_path: Path) -> None:
+    game = load_game("holdem-limit-3p")
+    population = ("tight-aggressive", "maniac", "random", "always-call")
+    groups: list[tuple[str, ...]] = []
+    logs = self_play_logs(game, "holdem-limit-3p", 4, 3, tmp_path, population, on_group=lambda g: groups.append(tuple(g)))
+    assert len(logs) == len(groups) == 4  # every triple of four players
+    assert {frozenset(g) for g in groups} == {frozenset(population) - {name} for name in population}
+    trainer = PriorTrainer(game)
+    for path in logs:
+        assert trainer.add_log(path.read_text().splitlines(), path.name) == 4
+    prior = trainer.finish()
+    assert prior.num_players == 3 and prior.fits(game) and not prior.fits(LIMIT)
+    assert prior.info["action_rows"] > 0

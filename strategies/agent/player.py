@@ -26,9 +26,8 @@ now + time_budget)`` (seconds). All randomness comes from the constructor's seed
 * **models**: one (action, hand-strength) pair per opponent, kept by its seat offset
   ``(position - ours) % 3``: seats rotate together from hand to hand (or stay fixed), so
   an offset always names the same opponent. Each pair learns only its opponent's decisions
-  and showdowns (``learn_hand(view, opponent=position)``). No three-player prior is
-  shipped: the pairs start from the heads-up prior of the same betting (limit or
-  no-limit; :func:`multiway_models`), which knows hold'em betting better than a uniform one;
+  and showdowns (``learn_hand(view, opponent=position)``); every pair starts from the
+  shipped three-player prior of the game's betting (:func:`multiway_models`);
 * **after the flop**: the same search, each opponent's decisions weighted by its own action
   model and showdowns valued by the product of one
   :class:`~strategies.agent.equity.ModelWinModel` per opponent still in (their hands taken
@@ -56,7 +55,6 @@ from models.features import action_context
 from models.hoeffding import ActionModel, HandStrengthModel
 from models.prior import load_default_prior, models_for_game
 from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.game import load_game
 from protocol.game import Game
 from protocol.hand import HandState
 from protocol.wire import MatchState
@@ -119,15 +117,10 @@ ModelPair = tuple[ActionModel, HandStrengthModel]
 
 
 def multiway_models(game: Game, count: int) -> list[ModelPair]:
-    """``count`` fresh (action, hand-strength) pairs for ``game``: with the shipped prior
-    when one fits it, else (no three-player prior is shipped) the heads-up hold'em prior of
-    the same betting, else uniform priors."""
-    if load_default_prior(game) is not None:
-        return [models_for_game(game) for _ in range(count)]
-    prior = load_default_prior(load_game(f"holdem-{game.betting}-2p")) if plays(game) else None
-    if prior is None:
-        return [models_for_game(game) for _ in range(count)]
-    return [(prior.action_model(), prior.strength_model()) for _ in range(count)]
+    """``count`` fresh (action, hand-strength) pairs for ``game``, from the shipped prior
+    that fits it (:func:`models.prior.models_for_game`; uniform priors when none does)."""
+    prior = load_default_prior(game)
+    return [models_for_game(game, prior=prior) for _ in range(count)]
 
 
 def multiway_preflop_code(state: HandState, me: int, equity: float, opponents: int,
