@@ -81,7 +81,7 @@ def _miximax_games(game: Game) -> bool:
 
 MATCH_BUDGET = 0.02
 """Seconds per decision of ``miximax`` when ``pokerbot match`` picks it by default (a fast
-self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the full budget)."""
+self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the default, 0.05)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
@@ -125,7 +125,7 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-                    "hold'em); miximax:SECONDS sets the time per decision (default 0.4).",
+                    "hold'em); miximax:SECONDS sets the time per decision (default 0.05).",
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,

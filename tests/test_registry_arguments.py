@@ -27,7 +27,7 @@ REGISTRY = default_registry()
 def test_miximax_without_argument_has_the_default_budget() -> None:
     agent = REGISTRY.create("miximax", HOLDEM, 1)
     assert isinstance(agent, MiximaxAgent)
-    assert agent.settings.time_budget == 0.4
+    assert agent.settings.time_budget == 0.05
     assert agent.settings.learn is True
 
 
@@ -43,7 +43,7 @@ def test_miximax_static_does_not_learn() -> None:
     agent = REGISTRY.create("miximax-static", HOLDEM, 1)
     assert isinstance(agent, MiximaxAgent)
     assert agent.settings.learn is False
-    assert agent.settings.time_budget == 0.4
+    assert agent.settings.time_budget == 0.05
     with_budget = REGISTRY.create("miximax-static:0.1", HOLDEM, 1)
     assert isinstance(with_budget, MiximaxAgent)
     assert with_budget.settings.learn is False and with_budget.settings.time_budget == 0.1
