@@ -53,8 +53,8 @@ def play(
     game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
     strategy: str | None = typer.Option(
         None, "--strategy", "-s",
-        help="A registered strategy name, e.g. always-call (default: the game's strongest: miximax in "
-             "hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
+        help="A registered strategy name, e.g. always-call (omitted or empty: the game's strongest: "
+             "miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
@@ -78,11 +78,13 @@ def play(
     except GameDefinitionError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    name = strategy or default_strategy(game_definition)
     try:
-        player = default_registry().create(strategy or default_strategy(game_definition), game_definition, seed)
+        player = default_registry().create(name, game_definition, seed)
     except UnknownStrategyError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    log.info("strategy", name=name, game=game)
     if ws is None and port is None:
         errors("error: give the seat's --port (or a --ws URL)", err=True)
         raise typer.Exit(2)

@@ -81,9 +81,11 @@ def test_compose_command_lines_play_a_real_short_match(name, players, tmp_path):
             subprocess.Popen(command(f"bot{seat}"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
             for seat in range(1, players + 1)
         ]
-        for bot in bots:
+        for seat, bot in enumerate(bots, start=1):
             out, err = bot.communicate(timeout=120)
             assert bot.returncode == 0, err[-2000:]
+            if seat == 1:  # BOT1_STRATEGY is empty by default: the game's strongest
+                assert "name=miximax" in out + err, (out + err)[-2000:]
         out, err = dealer.communicate(timeout=60)
     finally:
         dealer.kill()
