@@ -21,7 +21,7 @@ import numpy as np
 from models.bayes.base import OpponentModel, PosteriorSample
 from models.bayes.errors import PriorError
 from models.bayes.records import HandRecord
-from models.bayes.special import normalised_weights
+from models.bayes.special import log_prior_weights, normalised_weights
 
 
 class MixtureModel(OpponentModel):
@@ -38,11 +38,7 @@ class MixtureModel(OpponentModel):
         for component in self.components[1:]:
             if component.index.classes != self.index.classes or component.index.class_actions != self.index.class_actions:
                 raise PriorError("mixture components must share one slot numbering (pass index=...)")
-        weights = np.ones(len(components)) if prior_weights is None else np.asarray(prior_weights, dtype=float)
-        if weights.shape != (len(components),) or np.any(weights < 0) or weights.sum() <= 0:
-            raise PriorError("prior weights must be one non-negative number per component, not all 0")
-        with np.errstate(divide="ignore"):
-            self.log_weights = np.log(weights / weights.sum())
+        self.log_weights = log_prior_weights(prior_weights, len(components), "component")
         self.rng = np.random.default_rng(seed)
         self.hands_seen = 0
 

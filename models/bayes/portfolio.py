@@ -20,7 +20,7 @@ from models.bayes.errors import PriorError
 from protocol.infosets import identity_class
 from models.bayes.records import HandRecord
 from models.bayes.slots import KeyClass, SlotIndex, Table, record_log_likelihood, safe_log, with_sentinel
-from models.bayes.special import normalised_weights
+from models.bayes.special import log_prior_weights, normalised_weights
 
 
 def merged_table(tables: Sequence[Table]) -> dict[str, dict[str, float]]:
@@ -48,9 +48,7 @@ class PortfolioModel(OpponentModel):
     ) -> None:
         if not policies:
             raise PriorError("a portfolio needs at least one policy")
-        weights = np.ones(len(policies)) if prior_weights is None else np.asarray(prior_weights, dtype=float)
-        if weights.shape != (len(policies),) or np.any(weights < 0) or weights.sum() <= 0:
-            raise PriorError("prior weights must be one non-negative number per policy, not all 0")
+        log_weights = log_prior_weights(prior_weights, len(policies), "policy")
         self.index = index if index is not None else SlotIndex(merged_table(policies), key_class)
         self.names = tuple(names) if names is not None else tuple(f"s{i}" for i in range(len(policies)))
         if len(self.names) != len(policies):
@@ -58,8 +56,7 @@ class PortfolioModel(OpponentModel):
         self.policies = np.stack([self.index.from_table(policy, floor) for policy in policies])
         """``[K, slot]`` the portfolio's behaviour vectors (floored)."""
         self._log_policies = with_sentinel(safe_log(self.policies))
-        with np.errstate(divide="ignore"):
-            self.log_weights = np.log(weights / weights.sum())
+        self.log_weights = log_weights
         """Unnormalised log posterior weights."""
         self.rng = np.random.default_rng(seed)
         self.hands_seen = 0

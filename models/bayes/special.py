@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+
+from models.bayes.errors import PriorError
 
 _LANCZOS_G = 7.0
 _LANCZOS = np.array([
@@ -36,10 +40,21 @@ def log_beta(parameters: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return per_slot - log_gamma(sums).sum(axis=-1)
 
 
+def log_prior_weights(prior_weights: Sequence[float] | None, count: int, what: str) -> np.ndarray:
+    """The logs of ``count`` prior weights normalised to sum 1 (uniform when None; a zero
+    weight gives ``-inf``). Raises :class:`~models.bayes.errors.PriorError` unless there is
+    one non-negative weight per ``what``, not all zero."""
+    weights = np.ones(count) if prior_weights is None else np.asarray(prior_weights, dtype=float)
+    if weights.shape != (count,) or np.any(weights < 0) or weights.sum() <= 0:
+        raise PriorError(f"prior weights must be one non-negative number per {what}, not all 0")
+    with np.errstate(divide="ignore"):
+        return np.log(weights / weights.sum())
+
+
 def normalised_weights(log_weights: np.ndarray) -> np.ndarray:
     """Probabilities from unnormalised log weights (shifted by the maximum: no overflow)."""
     shifted = np.exp(log_weights - log_weights.max())
     return shifted / shifted.sum()
 
 
-__all__ = ["log_beta", "log_gamma", "normalised_weights"]
+__all__ = ["log_beta", "log_gamma", "log_prior_weights", "normalised_weights"]
