@@ -25,14 +25,14 @@ import statistics
 import time
 from collections import defaultdict
 
-from bot.match import make_plan, play_plan, run_inprocess_match
-from bot.stats import match_stats
-from protocol.actions import Action
-from protocol.game import Game, load_game
-from protocol.wire import MatchState
-from strategies.agent.player import AgentSettings, MiximaxAgent
-from strategies.base import Strategy, StrategyInfo
-from strategies.registry import default_registry
+from pokerbot.bot.match import make_plan, play_plan, run_inprocess_match
+from pokerbot.bot.stats import match_stats
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.base import Strategy, StrategyInfo
+from pokerbot.strategies.registry import default_registry
 
 STREETS = ("pre-flop", "flop", "turn", "river")
 

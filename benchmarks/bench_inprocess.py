@@ -16,9 +16,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bot.match import run_inprocess_match
-from protocol.game import load_game
-from strategies.registry import default_registry
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.registry import default_registry
 
 GAMES = ("holdem-nolimit-2p", "leduc")
 

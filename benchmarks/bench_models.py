@@ -29,11 +29,11 @@ import tracemalloc
 from rich.console import Console
 from rich.table import Table
 
-from bot.model_experiment_cli import play_views
-from models.features import action_rows
-from models.prior import models_for_game
-from protocol.game import load_game
-from protocol.wire import MatchState
+from pokerbot.bot.model_experiment_cli import play_views
+from pokerbot.models.features import action_rows
+from pokerbot.models.prior import models_for_game
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.wire import MatchState
 
 OPPONENTS = ("tight-aggressive", "maniac", "calling-station", "random")
 

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.dealer import DealerConfig, serve_match
-from protocol.game import load_game
+from pokerbot.bot.dealer import DealerConfig, serve_match
+from pokerbot.protocol.game import load_game
 
 DEFAULT_GAMES = ("holdem-nolimit-2p", "leduc")
 

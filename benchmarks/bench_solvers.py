@@ -25,9 +25,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from protocol.game import load_game
-from strategies.solvers.solve import ALGORITHMS, make_solver
-from strategies.solvers.tree import build_tree
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers.solve import ALGORITHMS, make_solver
+from pokerbot.strategies.solvers.tree import build_tree
 
 THRESHOLDS = (0.01, 0.001)
 GROWTH = 1.1

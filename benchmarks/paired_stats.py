@@ -21,8 +21,8 @@ import argparse
 import math
 from pathlib import Path
 
-from protocol.game import Game, load_game
-from protocol.matchlog import parse_state_line
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.matchlog import parse_state_line
 
 
 def per_deal(folder: Path, prefix: str, game: Game) -> dict[int, float]:

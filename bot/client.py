@@ -39,11 +39,11 @@ from typing import Any, TypeVar
 import structlog
 from websockets.exceptions import InvalidHandshake, InvalidStatus
 
-from bot.transport import LineConnection, LineTooLongError, open_tcp, open_websocket
-from protocol.actions import Action
-from protocol.errors import ProtocolError
-from protocol.game import Game
-from protocol.session import (
+from pokerbot.bot.transport import LineConnection, LineTooLongError, open_tcp, open_websocket
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.session import (
     ActionRequired,
     ClientSession,
     HandFinished,
@@ -51,8 +51,8 @@ from protocol.session import (
     TimeLimits,
     safe_action,
 )
-from protocol.wire import MatchState, is_comment
-from strategies.base import Strategy
+from pokerbot.protocol.wire import MatchState, is_comment
+from pokerbot.strategies.base import Strategy
 
 _T = TypeVar("_T")
 SYNC_WAIT_SECONDS = 0.002

@@ -32,10 +32,10 @@ from typing import TextIO
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from websockets.asyncio.server import Server as WebSocketServer
 
-from bot.transport import LineConnection, LineTooLongError, start_tcp_server, start_websocket_server
-from protocol.errors import ProtocolError
-from protocol.game import BUILTIN_GAMES, Game, load_game
-from protocol.session import (
+from pokerbot.bot.transport import LineConnection, LineTooLongError, start_tcp_server, start_websocket_server
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
+from pokerbot.protocol.session import (
     DealerEvent,
     DealerSession,
     DealerWarning,
@@ -47,7 +47,7 @@ from protocol.session import (
     check_version,
     log_header,
 )
-from protocol.wire import is_comment
+from pokerbot.protocol.wire import is_comment
 
 _SECONDS_REPORT_EVERY = 100
 """The reference dealer prints each seat's time used after every 100th hand."""

@@ -26,10 +26,10 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 
-from bot.dealer import DealerConfig, serve_match
-from protocol.errors import GameDefinitionError
-from protocol.game import load_game
-from protocol.matchlog import format_score_line
+from pokerbot.bot.dealer import DealerConfig, serve_match
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import format_score_line
 
 
 class _UsageError(Exception):

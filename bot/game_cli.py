@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from protocol.errors import GameDefinitionError
-from protocol.game import BUILTIN_GAMES, format_game, load_game
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import BUILTIN_GAMES, format_game, load_game
 
 game_app = typer.Typer(help="Inspect ACPC game definitions.", no_args_is_help=True)
 

@@ -8,9 +8,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from protocol.errors import GameDefinitionError
-from protocol.game import load_game
-from protocol.matchlog import check_log, format_value
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import check_log, format_value
 
 log_app = typer.Typer(help="Tools for ACPC match logs.", no_args_is_help=True)
 

@@ -5,8 +5,8 @@
   :class:`~protocol.hand.HandState` runs each hand, and each strategy sees
   ``state.view(position)``. Seats rotate as in the reference dealer: in hand ``h`` position
   ``p`` is played by seat ``(p + h) % numPlayers`` (unless seats are fixed).
-* :func:`run_loopback_match` starts the dealer (:mod:`bot.dealer`) and one client per player
-  (:mod:`bot.client`) on 127.0.0.1 as tasks of one asyncio event loop.
+* :func:`run_loopback_match` starts the dealer (:mod:`pokerbot.bot.dealer`) and one client per player
+  (:mod:`pokerbot.bot.client`) on 127.0.0.1 as tasks of one asyncio event loop.
 * :func:`play_plan` runs a :class:`MatchPlan` (either mode, optionally duplicate: every deal
   twice with the seats exchanged) and returns the outcomes.
 
@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from protocol.actions import CALL, Action
-from protocol.dealing import Dealer
-from protocol.errors import IllegalActionError
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.matchlog import format_score_line, format_state_line
-from protocol.wire import MatchState
-from strategies.base import Strategy, StrategyRegistry
+from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.errors import IllegalActionError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import format_score_line, format_state_line
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy, StrategyRegistry
 
 DEFAULT_SECONDS_PER_ACTION = 1.0
 """The deadline an in-process strategy gets for one decision, in seconds (not enforced)."""
@@ -235,8 +235,8 @@ async def run_loopback_match_async(
     the dealer stops before opening its ports or fails, or a client fails before the dealer
     is done.
     """
-    from bot.client import play_match
-    from bot.dealer import DealerConfig, serve_match
+    from pokerbot.bot.client import play_match
+    from pokerbot.bot.dealer import DealerConfig, serve_match
 
     check_players(game, len(strategies), names)
     loop = asyncio.get_running_loop()

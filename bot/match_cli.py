@@ -21,19 +21,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
-from bot.stats import PlayerStats, is_small_game, match_stats
-from protocol.errors import GameDefinitionError
-from protocol.game import Game, load_game
-from strategies.base import StrategyRegistry, UnknownStrategyError
-from strategies.registry import default_registry, default_strategy
+from pokerbot.bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
+from pokerbot.bot.stats import PlayerStats, is_small_game, match_stats
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.base import StrategyRegistry, UnknownStrategyError
+from pokerbot.strategies.registry import default_registry, default_strategy
 
 DEFAULT_GAME = "holdem-nolimit-2p"
 DEFAULT_OPPONENT = "random"
 MATCH_CONTEXT_SETTINGS: dict[str, Any] = {"allow_extra_args": True}
 """Lets ``--players A B C`` take several values (the extra arguments after the first)."""
 BANKROLL_PLOT = "bankroll.png"
-LOOPBACK_MODULES = ("bot.dealer", "bot.client")
+LOOPBACK_MODULES = ("pokerbot.bot.dealer", "pokerbot.bot.client")
 
 
 def match_command(

@@ -5,13 +5,13 @@ Plays ``--hands`` hands in-process between ``--hero`` (default ``tight-aggressiv
 prequentially (:func:`models.evaluation.prequential`, thesis ch. 5.4): every opponent
 decision and revealed showdown hand is predicted before the model learns the hand. Two
 model pairs are scored: ``prior`` (the shipped or given prior alone, never learning) and
-``adapting`` (the same prior blended with what it learns, :mod:`models.adaptive`).
+``adapting`` (the same prior blended with what it learns, :mod:`pokerbot.models.adaptive`).
 
 Output: a table per block of ``--every`` hands (quadratic loss and accuracy of the action
 prediction, quadratic loss of the hand-strength prediction, for both), optionally ``--json``
 and a ``--plot`` PNG of the learning curves. The opponent ``switcher`` changes style at
 half the match. Exit status 2 on bad input. Also runs as
-``python -m bot.model_experiment_cli model-learning ...``.
+``python -m pokerbot.bot.model_experiment_cli model-learning ...``.
 """
 
 from __future__ import annotations
@@ -24,19 +24,19 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.match import MatchError, run_inprocess_match, strategy_seed
-from models.config import ModelConfig
-from models.errors import ModelError
-from models.evaluation import Report, prequential
-from models.hoeffding import ActionModel, HandStrengthModel
-from models.prior import Prior, load_default_prior, load_prior
-from protocol.actions import Action
-from protocol.errors import GameDefinitionError
-from protocol.game import Game, load_game
-from protocol.wire import MatchState
-from strategies.base import Strategy, UnknownStrategyError
-from strategies.registry import default_registry
-from strategies.styled import Switcher, make_styled
+from pokerbot.bot.match import MatchError, run_inprocess_match, strategy_seed
+from pokerbot.models.config import ModelConfig
+from pokerbot.models.errors import ModelError
+from pokerbot.models.evaluation import Report, prequential
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.models.prior import Prior, load_default_prior, load_prior
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy, UnknownStrategyError
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.styled import Switcher, make_styled
 
 experiment_app = typer.Typer(help="Experiments that measure pokerbot's components.", no_args_is_help=True)
 HERO = "tight-aggressive"

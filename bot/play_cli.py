@@ -16,11 +16,11 @@ from enum import StrEnum
 import structlog
 import typer
 
-from bot.client import DealerConnectionError, play_match
-from protocol.errors import GameDefinitionError
-from protocol.game import load_game
-from strategies.base import UnknownStrategyError
-from strategies.registry import default_registry, default_strategy
+from pokerbot.bot.client import DealerConnectionError, play_match
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.registry import default_registry, default_strategy
 
 
 class LogFormat(StrEnum):

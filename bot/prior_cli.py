@@ -11,8 +11,8 @@ self-play logs of the styled population and the baselines with
 size, pairs heads-up and triples in three-player games, plays ``--hands`` hands, seats
 rotating) and trains on them. The shipped files were made with::
 
-    python -m bot.prior_cli --seed 7 --hands 1000 --out models/data
-    python -m bot.prior_cli --seed 7 --hands 200 --game holdem-nolimit-3p --game holdem-limit-3p --out models/data
+    python -m pokerbot.bot.prior_cli --seed 7 --hands 1000 --out models/data
+    python -m pokerbot.bot.prior_cli --seed 7 --hands 200 --game holdem-nolimit-3p --game holdem-limit-3p --out models/data
 
 (about four minutes on one core for both heads-up games, nine for both three-player
 games; the command, seed and row counts are also recorded in each prior's ``info``). The
@@ -30,22 +30,22 @@ from pathlib import Path
 
 import typer
 
-from bot.match import run_inprocess_match, strategy_seed
-from models.config import PriorConfig
-from models.errors import ModelError
-from models.prior import DEFAULT_PRIOR_FILES, Prior, PriorTrainer, save_prior
-from protocol.errors import GameDefinitionError, LogFormatError
-from protocol.game import Game, load_game
-from strategies.base import Strategy
-from strategies.registry import default_registry
-from strategies.styled import STYLES, Switcher, make_styled
+from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.models.config import PriorConfig
+from pokerbot.models.errors import ModelError
+from pokerbot.models.prior import DEFAULT_PRIOR_FILES, Prior, PriorTrainer, save_prior
+from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.styled import STYLES, Switcher, make_styled
 
 POPULATION: tuple[str, ...] = (
     *STYLES, Switcher.name, "random", "always-call", "always-raise", "push-fold",
 )
 """The players of the default priors' self-play: every style and four baselines."""
 DEFAULT_GAMES: tuple[str, ...] = ("holdem-nolimit-2p", "holdem-limit-2p")
-BUILD_COMMAND = "python -m bot.prior_cli --seed {seed} --hands {hands} --game {game} --out {out}"
+BUILD_COMMAND = "python -m pokerbot.bot.prior_cli --seed {seed} --hands {hands} --game {game} --out {out}"
 
 
 def _fail(message: str) -> typer.Exit:
@@ -183,7 +183,7 @@ def build_default_priors(
 
 
 def main() -> None:
-    """``python -m bot.prior_cli``: run :func:`build_default_priors`."""
+    """``python -m pokerbot.bot.prior_cli``: run :func:`build_default_priors`."""
     typer.run(build_default_priors)
 
 

@@ -1,7 +1,7 @@
 """``pokerbot solve`` and ``pokerbot exploitability``: solve small games, measure policies.
 
 ``solve GAME --algorithm A (--iterations N | --seconds S) --out POLICY.json [--seed S]
-[--plot PNG] [--rule R] [--samples K]`` runs a solver from :mod:`strategies.solvers` with a progress bar showing
+[--plot PNG] [--rule R] [--samples K]`` runs a solver from :mod:`pokerbot.strategies.solvers` with a progress bar showing
 exploitability checkpoints, writes the average policy as JSON and optionally a log-log plot
 of exploitability against iterations and solver seconds.
 
@@ -21,16 +21,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from protocol.errors import GameDefinitionError
-from protocol.game import Game, load_game
-from strategies.solvers.errors import SolverError
-from strategies.solvers.exploitability import evaluate
-from strategies.solvers.policy import Policy, describe_game
-from strategies.solvers.profile import missing_keys, uniform_policy
-from strategies.solvers.rules import RULES
-from strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult
-from strategies.solvers.solve import solve as run_solver
-from strategies.solvers.tree import PublicTree, build_tree
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.solvers.errors import SolverError
+from pokerbot.strategies.solvers.exploitability import evaluate
+from pokerbot.strategies.solvers.policy import Policy, describe_game
+from pokerbot.strategies.solvers.profile import missing_keys, uniform_policy
+from pokerbot.strategies.solvers.rules import RULES
+from pokerbot.strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult
+from pokerbot.strategies.solvers.solve import solve as run_solver
+from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 
 def _fail(message: str) -> typer.Exit:

@@ -1,6 +1,6 @@
 """Line transports for the ACPC protocol: asyncio TCP and WebSocket.
 
-Both carry the sans-I/O sessions of :mod:`protocol.session` through one interface,
+Both carry the sans-I/O sessions of :mod:`pokerbot.protocol.session` through one interface,
 :class:`LineConnection`: :meth:`~LineConnection.read_line` returns one protocol line without
 its terminator (None when the peer closed the connection), :meth:`~LineConnection.send_lines`
 sends lines and waits for the transport's buffer to drain (back-pressure).
@@ -32,8 +32,8 @@ from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from protocol.errors import ProtocolError
-from protocol.wire import MAX_LINE_LENGTH, strip_terminator
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.wire import MAX_LINE_LENGTH, strip_terminator
 
 _STREAM_LIMIT = 2 * MAX_LINE_LENGTH
 """asyncio's stream buffer limit, in bytes: above the line limit so that we give the error."""

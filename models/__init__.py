@@ -1,15 +1,15 @@
 """Opponent models: what an opponent will do, and what it holds at a showdown.
 
-* :mod:`models.abstraction`: the action classes (fold, check, call, half-pot, pot, all-in)
+* :mod:`pokerbot.models.abstraction`: the action classes (fold, check, call, half-pot, pot, all-in)
   and the mapping of real bets to them, shared with the search;
-* :mod:`models.features`: contexts as feature dictionaries, finished hands and ACPC log
+* :mod:`pokerbot.models.features`: contexts as feature dictionaries, finished hands and ACPC log
   lines as training rows;
-* :mod:`models.hoeffding`: :class:`~models.hoeffding.ActionModel` and
+* :mod:`pokerbot.models.hoeffding`: :class:`~models.hoeffding.ActionModel` and
   :class:`~models.hoeffding.HandStrengthModel` (river interface, ``learn_hand``), built on
-  :mod:`models.adaptive` (a frozen prior blended with opponent-specific estimates);
-* :mod:`models.prior`: training, saving and loading priors, the shipped default priors;
-* :mod:`models.evaluation`: prequential scoring (quadratic loss, accuracy);
-* :mod:`models.persist`: the model file format (trusted input: pickle).
+  :mod:`pokerbot.models.adaptive` (a frozen prior blended with opponent-specific estimates);
+* :mod:`pokerbot.models.prior`: training, saving and loading priors, the shipped default priors;
+* :mod:`pokerbot.models.evaluation`: prequential scoring (quadratic loss, accuracy);
+* :mod:`pokerbot.models.persist`: the model file format (trusted input: pickle).
 
 This package imports only :mod:`protocol` among pokerbot's packages (and river,
 eval7 and pydantic). See ``docs/models.md``.

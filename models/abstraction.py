@@ -34,8 +34,8 @@ from __future__ import annotations
 import math
 from enum import IntEnum
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.hand import HandState
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.hand import HandState
 
 
 class ActionClass(IntEnum):

@@ -38,9 +38,9 @@ from collections.abc import Callable, Hashable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from models.config import ModelConfig, make_tree
-from models.features import quantise
-from models.frozen import FrozenTree, uniform_tree
+from pokerbot.models.config import ModelConfig, make_tree
+from pokerbot.models.features import quantise
+from pokerbot.models.frozen import FrozenTree, uniform_tree
 
 Vector = tuple[float, ...]
 LevelKeys = Callable[[Mapping[str, float], int], tuple[Hashable, ...]]

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from models.features import action_rows, showdown_rows
-from models.hoeffding import ActionModel, HandStrengthModel
-from protocol.wire import MatchState
+from pokerbot.models.features import action_rows, showdown_rows
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.protocol.wire import MatchState
 
 
 @dataclass

@@ -53,13 +53,13 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from models.abstraction import LIMIT_RAISE_CLASS, ActionClass, classify, classify_raise, legal_mask
-from models.handstrength import board_texture, hand_strength, strength_bin
-from protocol.actions import ActionKind
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.matchlog import LoggedHand, parse_state_line
-from protocol.wire import MatchState
+from pokerbot.models.abstraction import LIMIT_RAISE_CLASS, ActionClass, classify, classify_raise, legal_mask
+from pokerbot.models.handstrength import board_texture, hand_strength, strength_bin
+from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import LoggedHand, parse_state_line
+from pokerbot.protocol.wire import MatchState
 
 Context = dict[str, float]
 """A feature dictionary (feature name to number)."""

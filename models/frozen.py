@@ -20,7 +20,7 @@ from typing import Any
 
 from river.tree.nodes.branch import DTBranch, NominalBinaryBranch, NumericBinaryBranch
 
-from models.errors import UnsupportedTreeError
+from pokerbot.models.errors import UnsupportedTreeError
 
 _LEAF = -1
 _NUMERIC = 0

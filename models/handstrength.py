@@ -9,7 +9,7 @@
 * :func:`equity_vs_random` estimates all-in equity against one random holding by sampling
   (seeded by the caller's generator), for rule-based players.
 
-Cards are :mod:`protocol.cards` integers. Works for any ACPC deck; the 52-card deck with 5 to
+Cards are :mod:`pokerbot.protocol.cards` integers. Works for any ACPC deck; the 52-card deck with 5 to
 7 cards per hand goes through eval7.
 """
 
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 
 import eval7
 
-from protocol.cards import CARD_STRINGS, Card
-from protocol.game import Game
-from protocol.ranking import HandRanker, hand_ranker
+from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.ranking import HandRanker, hand_ranker
 
 STRENGTH_BINS = 10
 """Equal-width bins of hand strength (percentile rank in [0, 1]) the model predicts over."""

@@ -13,20 +13,20 @@
 Both have the river interface (``learn_one(x, y)``, ``predict_proba_one(x)``), learn a whole
 hand with ``learn_hand(final_view)``, and are :class:`~models.adaptive.AdaptiveClassifier`
 blends of a frozen prior tree with opponent-specific estimates (configuration:
-:class:`~models.config.ModelConfig`). A prior comes from :mod:`models.prior`.
+:class:`~models.config.ModelConfig`). A prior comes from :mod:`pokerbot.models.prior`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 
-from models.abstraction import NUM_CLASSES, ActionClass
-from models.adaptive import AdaptiveClassifier
-from models.config import STRENGTH_CONFIG, ModelConfig
-from models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, action_rows, showdown_rows
-from models.frozen import FrozenTree
-from models.handstrength import STRENGTH_BINS, strength_bin
-from protocol.wire import MatchState
+from pokerbot.models.abstraction import NUM_CLASSES, ActionClass
+from pokerbot.models.adaptive import AdaptiveClassifier
+from pokerbot.models.config import STRENGTH_CONFIG, ModelConfig
+from pokerbot.models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, action_rows, showdown_rows
+from pokerbot.models.frozen import FrozenTree
+from pokerbot.models.handstrength import STRENGTH_BINS, strength_bin
+from pokerbot.protocol.wire import MatchState
 
 
 def _call_bucket(to_call: float) -> int:

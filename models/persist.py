@@ -18,16 +18,29 @@ checks catch mistakes (a wrong or damaged file), not attacks.
 
 from __future__ import annotations
 
+import io
 import pickle
 import zlib
 from pathlib import Path
 from typing import Any
 
-from models.errors import CorruptModelFileError, ForeignModelFileError, ModelFileError, ModelVersionError
+from pokerbot.models.errors import CorruptModelFileError, ForeignModelFileError, ModelFileError, ModelVersionError
 
 MAGIC = b"POKERBOT-MODEL\n"
 FORMAT_VERSION = 1
 COMPRESSION_LEVEL = 9
+
+
+OLD_TOP_LEVEL_PACKAGES = frozenset({"protocol", "models", "strategies", "bot"})
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads files written before the packages moved under ``pokerbot.`` (``models.x`` -> ``pokerbot.models.x``)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.partition(".")[0] in OLD_TOP_LEVEL_PACKAGES:
+            module = f"pokerbot.{module}"
+        return super().find_class(module, name)
 
 
 def dumps(obj: Any, kind: str) -> bytes:
@@ -62,7 +75,7 @@ def loads(data: bytes, kind: str, source: str = "<bytes>") -> Any:
     if found != kind:
         raise CorruptModelFileError(f"{source}: holds a {found!r}, a {kind!r} was expected")
     try:
-        return pickle.loads(zlib.decompress(payload))
+        return _Unpickler(io.BytesIO(zlib.decompress(payload))).load()
     except Exception as error:  # zlib.error, UnpicklingError, EOFError, AttributeError, ...
         raise CorruptModelFileError(f"{source}: damaged model payload ({type(error).__name__}: {error})") from None
 

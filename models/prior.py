@@ -3,14 +3,14 @@
 * :class:`PriorTrainer` grows two river trees (configuration :class:`~models.config.PriorConfig`)
   from finished hands, each seen from every player's view in turn, or from ACPC match logs;
   :meth:`PriorTrainer.finish` freezes them into a :class:`Prior`.
-* :func:`save_prior` / :func:`load_prior` write and read prior files (:mod:`models.persist`:
+* :func:`save_prior` / :func:`load_prior` write and read prior files (:mod:`pokerbot.models.persist`:
   magic header, format version, compressed pickle; **trusted input only**).
 * :func:`load_default_prior` loads the prior shipped with the package for a game, when there
   is one (heads-up limit and no-limit hold'em), on demand: nothing is read at import time and
   nothing is kept in module state.
 * :func:`models_for_game` gives a fresh adapting action and hand-strength model pair.
 
-The default priors are built by ``python -m bot.prior_cli`` (see :mod:`bot.prior_cli` for
+The default priors are built by ``python -m pokerbot.bot.prior_cli`` (see :mod:`pokerbot.bot.prior_cli` for
 the command and seed that made the shipped files).
 """
 
@@ -22,18 +22,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from models import persist
-from models.abstraction import NUM_CLASSES
-from models.config import ModelConfig, PriorConfig, make_tree
-from models.errors import CorruptModelFileError, ModelError, ModelFileError
-from models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, quantise, view_rows
-from models.frozen import FrozenTree
-from models.handstrength import STRENGTH_BINS
-from models.hoeffding import ActionModel, HandStrengthModel
-from protocol.errors import LogFormatError
-from protocol.game import Game
-from protocol.matchlog import LoggedHand, parse_state_line
-from protocol.wire import MatchState
+from pokerbot.models import persist
+from pokerbot.models.abstraction import NUM_CLASSES
+from pokerbot.models.config import ModelConfig, PriorConfig, make_tree
+from pokerbot.models.errors import CorruptModelFileError, ModelError, ModelFileError
+from pokerbot.models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, quantise, view_rows
+from pokerbot.models.frozen import FrozenTree
+from pokerbot.models.handstrength import STRENGTH_BINS
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.protocol.errors import LogFormatError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.matchlog import LoggedHand, parse_state_line
+from pokerbot.protocol.wire import MatchState
 
 PRIOR_KIND = "prior"
 DEFAULT_PRIOR_FILES: Mapping[tuple[str, int], str] = {
@@ -161,7 +161,7 @@ def load_default_prior(game: Game) -> Prior | None:
     name = default_prior_file(game)
     if name is None:
         return None
-    resource = resources.files("models").joinpath("data", name)
+    resource = resources.files("pokerbot.models").joinpath("data", name)
     try:
         data = resource.read_bytes()
     except OSError as error:

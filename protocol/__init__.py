@@ -3,12 +3,12 @@
 The main entry points: :func:`load_game` (a built-in name or a game file),
 :class:`HandState` (legality and values), :func:`parse_match_state` and
 :func:`format_match_state` (the wire), :class:`Dealer` (the reference dealer's dealing),
-and :mod:`protocol.matchlog` (ACPC match logs).
+and :mod:`pokerbot.protocol.matchlog` (ACPC match logs).
 """
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind, LegalActions
-from protocol.dealing import Deal, Dealer, MersenneTwister
-from protocol.errors import (
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind, LegalActions
+from pokerbot.protocol.dealing import Deal, Dealer, MersenneTwister
+from pokerbot.protocol.errors import (
     CardError,
     GameDefinitionError,
     IllegalActionError,
@@ -17,9 +17,9 @@ from protocol.errors import (
     PokerError,
     ProtocolError,
 )
-from protocol.game import BUILTIN_GAMES, Game, format_game, load_game, parse_game
-from protocol.hand import HandState
-from protocol.wire import (
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, format_game, load_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
     format_action,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from protocol.errors import CardError
+from pokerbot.protocol.errors import CardError
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"

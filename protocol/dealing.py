@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from protocol.cards import Card
-from protocol.game import Game
+from pokerbot.protocol.cards import Card
+from pokerbot.protocol.game import Game
 
 _MT_SIZE = 624
 

@@ -37,9 +37,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from protocol.cards import MAX_RANKS, MAX_SUITS, Card, deck_cards
-from protocol.errors import GameDefinitionError
-from protocol.ranking import HandRanker, hand_ranker
+from pokerbot.protocol.cards import MAX_RANKS, MAX_SUITS, Card, deck_cards
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.ranking import HandRanker, hand_ranker
 
 MAX_PLAYERS = 10
 MAX_ROUNDS = 4
@@ -315,7 +315,7 @@ def builtin_game_text(name: str) -> str:
     file_name = BUILTIN_GAMES.get(name)
     if file_name is None:
         raise GameDefinitionError(f"unknown game {name!r}: built-in games are {', '.join(BUILTIN_GAMES)}")
-    return resources.files("protocol.games").joinpath(file_name).read_text(encoding="utf-8")
+    return resources.files("pokerbot.protocol.games").joinpath(file_name).read_text(encoding="utf-8")
 
 
 @cache

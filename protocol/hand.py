@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.actions import CALL, Action, ActionKind, LegalActions
-from protocol.cards import Card
-from protocol.errors import IllegalActionError, IncompleteHandError
-from protocol.game import Game
+from pokerbot.protocol.actions import CALL, Action, ActionKind, LegalActions
+from pokerbot.protocol.cards import Card
+from pokerbot.protocol.errors import IllegalActionError, IncompleteHandError
+from pokerbot.protocol.game import Game
 
 MAX_ACTIONS_PER_ROUND = 64
 """The reference dealer's cap on actions in one round; raising stops before it is reached."""

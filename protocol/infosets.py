@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from protocol.cards import CARD_STRINGS, Card, rank_of
-from protocol.game import Game
-from protocol.hand import HandState
+from pokerbot.protocol.cards import CARD_STRINGS, Card, rank_of
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
 
 MAX_RANKING_CHECKS = 200_000
 """:func:`suits_irrelevant` gives up (answers False) on games with more showdown hands."""

@@ -20,10 +20,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from protocol.errors import LogFormatError, ProtocolError
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.wire import MAX_HAND_NUMBER, format_cards, read_cards, replay_betting
+from pokerbot.protocol.errors import LogFormatError, ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MAX_HAND_NUMBER, format_cards, read_cards, replay_betting
 
 
 @dataclass(frozen=True, slots=True)

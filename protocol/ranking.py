@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import eval7
 
-from protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
+from pokerbot.protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
 
 HandRanker = Callable[[Sequence[Card]], int]
 """Maps a hand's cards to an integer; a larger integer is a better hand."""

@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from protocol.actions import CALL, Action
-from protocol.dealing import Dealer
-from protocol.errors import IllegalActionError, ProtocolError
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.matchlog import format_score_line, format_state_line
-from protocol.wire import (
+from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.errors import IllegalActionError, ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import format_score_line, format_state_line
+from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
     format_action,

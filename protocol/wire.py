@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.actions import Action, ActionKind
-from protocol.cards import CARD_STRINGS, Card
-from protocol.errors import IllegalActionError, ProtocolError
-from protocol.game import Game
-from protocol.hand import HandState
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.protocol.errors import IllegalActionError, ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
 
 PROTOCOL_VERSION = "2.0.0"
 VERSION_LINE = f"VERSION:{PROTOCOL_VERSION}"

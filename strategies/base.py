@@ -18,9 +18,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from protocol.actions import Action
-from protocol.game import Game
-from protocol.wire import MatchState
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState
 
 
 class UnknownStrategyError(ValueError):

@@ -8,12 +8,12 @@ Amounts are in chips.
 
 from __future__ import annotations
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.cards import rank_of
-from protocol.game import Game
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.cards import rank_of
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
 
 
 def _raise_to(game: Game, size: int) -> Action:

@@ -33,7 +33,7 @@ from types import MappingProxyType
 import eval7
 import eval7.xorshift_rand
 
-from protocol.cards import RANK_CHARS, Card, rank_of, suit_of
+from pokerbot.protocol.cards import RANK_CHARS, Card, rank_of, suit_of
 
 EQUITY_ITERATIONS = 8000
 """Monte Carlo boards per hole-card combination when ranking the classes."""

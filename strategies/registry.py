@@ -1,15 +1,15 @@
 """The registry of every built-in strategy, by the name used on the command line.
 
-Baselines (:mod:`strategies.baselines`) and the styled opponents (:mod:`strategies.styled`:
+Baselines (:mod:`pokerbot.strategies.baselines`) and the styled opponents (:mod:`pokerbot.strategies.styled`:
 ``tight-aggressive``, ``tight-passive``, ``loose-aggressive``, ``loose-passive``,
 ``calling-station``, ``maniac``, ``nit``, ``bluffer``, ``switcher``).
 """
 
 from __future__ import annotations
 
-from protocol.game import Game
-from strategies.base import Strategy, StrategyInfo, StrategyRegistry
-from strategies.baselines import (
+from pokerbot.protocol.game import Game
+from pokerbot.strategies.base import Strategy, StrategyInfo, StrategyRegistry
+from pokerbot.strategies.baselines import (
     AlwaysAllIn,
     AlwaysCall,
     AlwaysFold,
@@ -17,7 +17,7 @@ from strategies.baselines import (
     PushFold,
     RandomPlayer,
 )
-from strategies.styled import STYLES, SWITCHER_SUMMARY, Switcher, plays_styled, styled_factory
+from pokerbot.strategies.styled import STYLES, SWITCHER_SUMMARY, Switcher, plays_styled, styled_factory
 
 _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
     (AlwaysCall, "Checks or calls every time."),
@@ -30,43 +30,43 @@ _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
 
 
 def _policy_player(game: Game, seed: int | None, path: str) -> Strategy:
-    from strategies.solvers import Policy, PolicyStrategy
+    from pokerbot.strategies.solvers import Policy, PolicyStrategy
 
     return PolicyStrategy(game, seed, Policy.load(path, game))
 
 
 def _equilibrium_player(game: Game, seed: int | None) -> Strategy:
-    from strategies.solvers import PolicyStrategy, equilibrium_policy
+    from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
     return PolicyStrategy(game, seed, equilibrium_policy(game))
 
 
 def _has_equilibrium(game: Game) -> bool:
-    from strategies.solvers import has_equilibrium
+    from pokerbot.strategies.solvers import has_equilibrium
 
     return has_equilibrium(game)
 
 
 def _miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
-    from strategies.agent.player import miximax_factory  # imports river: slow, so only when asked
+    from pokerbot.strategies.agent.player import miximax_factory  # imports river: slow, so only when asked
 
     return miximax_factory(game, seed, budget)
 
 
 def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
-    from strategies.agent.player import miximax_factory
+    from pokerbot.strategies.agent.player import miximax_factory
 
     return miximax_factory(game, seed, budget, learn=False)
 
 
 def _adaptive(game: Game, seed: int | None) -> Strategy:
-    from strategies.bayes.agent import adaptive_factory
+    from pokerbot.strategies.bayes.agent import adaptive_factory
 
     return adaptive_factory(game, seed)
 
 
 def _small_two_player_limit(game: Game) -> bool:
-    from strategies.bayes.agent import supports_adaptive
+    from pokerbot.strategies.bayes.agent import supports_adaptive
 
     return supports_adaptive(game)
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from models.handstrength import equity_vs_random
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.game import Game
-from protocol.wire import MatchState
-from strategies.base import Strategy, StrategyFactory
-from strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+from pokerbot.models.handstrength import equity_vs_random
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy, StrategyFactory
+from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
 
 EQUITY_SAMPLES = 48
 """Draws per post-flop equity estimate (about 0.2 ms)."""

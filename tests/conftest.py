@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from protocol.actions import Action, ActionKind
-from protocol.dealing import Dealer
-from protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
-from protocol.hand import HandState
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
+from pokerbot.protocol.hand import HandState
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
 REFERENCE_NAMES = sorted(path.name for path in FIXTURES.iterdir())

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from models.handstrength import hand_strength
-from models.hoeffding import HandStrengthModel
-from protocol.cards import cards_from_string
-from protocol.game import load_game
-from protocol.hand import HandState
-from strategies.agent.equity import ModelWinModel, RangeWinModel
+from pokerbot.models.handstrength import hand_strength
+from pokerbot.models.hoeffding import HandStrengthModel
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.equity import ModelWinModel, RangeWinModel
 
 GAME = load_game("holdem-nolimit-2p")
 HOLE = cards_from_string("AhKh")

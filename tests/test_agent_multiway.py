@@ -9,18 +9,18 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from bot.match import run_inprocess_match
-from models.abstraction import ActionClass
-from models.features import action_rows
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.cards import Card, cards_from_string
-from protocol.game import BUILTIN_GAMES, load_game, parse_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.agent.equity import RangeWinModel
-from strategies.agent.player import MiximaxAgent, multiway_preflop_code, plays
-from strategies.agent.search import ProductWinModel, SearchError, SearchSettings, search
-from strategies.registry import default_registry, default_strategy
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.features import action_rows
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.cards import Card, cards_from_string
+from pokerbot.protocol.game import BUILTIN_GAMES, load_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent.equity import RangeWinModel
+from pokerbot.strategies.agent.player import MiximaxAgent, multiway_preflop_code, plays
+from pokerbot.strategies.agent.search import ProductWinModel, SearchError, SearchSettings, search
+from pokerbot.strategies.registry import default_registry, default_strategy
 from tests.conftest import play_random_hand
 
 REGISTRY = default_registry()

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from protocol.actions import CALL, FOLD, Action
-from protocol.cards import cards_from_string
-from protocol.game import load_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.agent.player import AgentSettings, MiximaxAgent, miximax_factory
-from strategies.agent.preflop import (
+from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent, miximax_factory
+from pokerbot.strategies.agent.preflop import (
     PreflopChartError,
     all_classes,
     class_combos,
@@ -22,7 +22,7 @@ from strategies.agent.preflop import (
     load_chart,
     parse_chart,
 )
-from strategies.agent.search import SearchSettings
+from pokerbot.strategies.agent.search import SearchSettings
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -96,8 +96,8 @@ def test_postflop_search_returns_a_legal_action_in_time() -> None:
 
 
 def test_agent_plays_and_learns_a_short_match() -> None:
-    from bot.match import run_inprocess_match
-    from strategies.baselines import AlwaysCall
+    from pokerbot.bot.match import run_inprocess_match
+    from pokerbot.strategies.baselines import AlwaysCall
 
     settings = AgentSettings(time_budget=0.02, search=SearchSettings(river_samples=4))
     for game in (NOLIMIT, LIMIT):
@@ -118,7 +118,7 @@ def test_factory_and_settings_validation() -> None:
 def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:
     import numpy as np
 
-    from strategies.agent.make_preflop_chart import push_fold
+    from pokerbot.strategies.agent.make_preflop_chart import push_fold
 
     # strong class A and weak class B, equal combinations, A beats B 80 %; stacks 10 bb.
     # The big blind calls a push with A (EV 3 > -1) and folds B (EV -3 < -1); against that

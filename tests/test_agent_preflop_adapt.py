@@ -6,12 +6,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from models.abstraction import ActionClass
-from protocol.actions import CALL, Action
-from protocol.game import load_game
-from protocol.hand import HandState
-from strategies.agent.preflop import class_combos, load_chart
-from strategies.agent.preflop_adapt import (
+from pokerbot.models.abstraction import ActionClass
+from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.preflop import class_combos, load_chart
+from pokerbot.strategies.agent.preflop_adapt import (
     COMBINATIONS,
     PreflopAdaptation,
     assumed_share,

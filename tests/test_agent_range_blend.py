@@ -6,15 +6,15 @@ from collections.abc import Mapping
 
 import pytest
 
-from models.features import showdown_context
-from models.handstrength import board_texture, hand_strength
-from models.hoeffding import HandStrengthModel
-from models.prior import models_for_game
-from protocol.actions import CALL, Action
-from protocol.cards import cards_from_string
-from protocol.game import load_game
-from protocol.hand import HandState
-from strategies.agent.equity import ModelWinModel
+from pokerbot.models.features import showdown_context
+from pokerbot.models.handstrength import board_texture, hand_strength
+from pokerbot.models.hoeffding import HandStrengthModel
+from pokerbot.models.prior import models_for_game
+from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.equity import ModelWinModel
 
 GAME = load_game("holdem-nolimit-2p")  # position 0 is the big blind, position 1 acts first pre-flop
 ME, OPPONENT = 0, 1
@@ -159,7 +159,7 @@ def test_calls_of_raises_narrow_the_range_when_call_shrink_is_set() -> None:
 
 
 def test_an_action_model_sets_how_much_of_the_range_each_action_keeps() -> None:
-    from models.abstraction import ActionClass
+    from pokerbot.models.abstraction import ActionClass
 
     asked: list[str] = []
 

@@ -9,20 +9,20 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from models.abstraction import ActionClass
-from protocol.actions import CALL, Action, ActionKind
-from protocol.cards import Card, cards_from_string
-from protocol.game import load_game, parse_game
-from protocol.hand import HandState
-from strategies.agent.abstraction import (
+from pokerbot.models.abstraction import ActionClass
+from pokerbot.protocol.actions import CALL, Action, ActionKind
+from pokerbot.protocol.cards import Card, cards_from_string
+from pokerbot.protocol.game import load_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.abstraction import (
     AbstractionSettings,
     abstract_actions,
     map_size,
     pseudo_harmonic_probability,
     reverse_map,
 )
-from strategies.agent.equity import RangeWinModel
-from strategies.agent.search import SearchSettings, search, spread
+from pokerbot.strategies.agent.equity import RangeWinModel
+from pokerbot.strategies.agent.search import SearchSettings, search, spread
 
 THESIS_GAME = parse_game(
     "GAMEDEF\nnolimit\nnumPlayers = 2\nnumRounds = 4\nstack = 400 400\nblind = 2 1\n"
@@ -187,7 +187,7 @@ def test_node_budget_stops_the_search() -> None:
 
 
 def test_chance_nodes_deal_with_card_removal_and_sample_rivers_once() -> None:
-    from strategies.agent.search import MiximaxSearch
+    from pokerbot.strategies.agent.search import MiximaxSearch
 
     game = load_game("holdem-nolimit-2p")
     hole = tuple(cards_from_string("AhKh"))

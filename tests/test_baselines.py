@@ -10,15 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.cards import cards_from_string
-from protocol.dealing import Dealer
-from protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from strategies.baselines import BASELINES, PushFold, RandomPlayer, effective_stack_bb
-from strategies.push_fold_chart import (
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.baselines import BASELINES, PushFold, RandomPlayer, effective_stack_bb
+from pokerbot.strategies.push_fold_chart import (
     MIN_PUSH_FRACTION,
     TOTAL_COMBOS,
     combos_of,
@@ -26,7 +26,7 @@ from strategies.push_fold_chart import (
     push_fold_chart,
     push_fraction,
 )
-from strategies.registry import default_registry
+from pokerbot.strategies.registry import default_registry
 
 REGISTRY = default_registry()
 SEARCHING = {"miximax"}

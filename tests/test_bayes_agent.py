@@ -5,19 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.match import run_inprocess_match
-from models.bayes import PortfolioModel, rank_class
-from protocol.game import load_game
-from strategies.bayes import AdaptiveAgent, AdaptiveConfig, AdaptiveCore, Schedule, adaptive_factory, adaptive_model
-from strategies.bayes.agent import supports_adaptive
-from strategies.bayes.errors import UnsupportedGameForAgentError
-from strategies.bayes.responses import ResponseSolver
-from strategies.bayes.simulate import TreeSimulator
-from strategies.bayes.trials import ProfileEvaluator, play_trial
-from strategies.registry import default_registry
-from strategies.solvers import build_tree, equilibrium_policy
-from strategies.solvers.engine import Engine
-from strategies.solvers.profile import profile_from_policy
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.models.bayes import PortfolioModel, rank_class
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.bayes import AdaptiveAgent, AdaptiveConfig, AdaptiveCore, Schedule, adaptive_factory, adaptive_model
+from pokerbot.strategies.bayes.agent import supports_adaptive
+from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
+from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.bayes.simulate import TreeSimulator
+from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.solvers import build_tree, equilibrium_policy
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.profile import profile_from_policy
 
 LEDUC = load_game("leduc")
 TREE = build_tree(LEDUC)

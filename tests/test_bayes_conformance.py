@@ -8,14 +8,14 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from models.bayes import (
+from pokerbot.models.bayes import (
     BootstrapModel, DirichletModel, KuhnP1Model, KuhnP2Model, MixtureModel, OpponentModel, PortfolioModel, rank_class,
     record_from_view,
 )
-from models.bayes.coarse import CoarsenedModel
-from protocol.infosets import betting_class
-from protocol.game import load_game
-from strategies.solvers import equilibrium_policy, kuhn, uniform_policy
+from pokerbot.models.bayes.coarse import CoarsenedModel
+from pokerbot.protocol.infosets import betting_class
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers import equilibrium_policy, kuhn, uniform_policy
 from tests.test_bayes_models import random_views
 
 KUHN, LEDUC = load_game("kuhn"), load_game("leduc")

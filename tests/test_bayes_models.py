@@ -7,19 +7,19 @@ import random
 import numpy as np
 import pytest
 
-from models.bayes import (
+from pokerbot.models.bayes import (
     PRIORS, BetaPrior, DirichletModel, KuhnP1Model, KuhnP2Model, MixtureModel, PortfolioModel, map_eta, map_xi,
     rank_class, record_from_view,
 )
-from protocol import infosets as model_keys
-from models.bayes.kuhn import KuhnPrior, p1_table, p2_table
-from models.bayes.records import HandRecord
-from protocol.actions import CALL, FOLD, LIMIT_RAISE
-from protocol.cards import card_from_string
-from protocol.game import load_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.solvers import kuhn as solver_kuhn
+from pokerbot.protocol import infosets as model_keys
+from pokerbot.models.bayes.kuhn import KuhnPrior, p1_table, p2_table
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
+from pokerbot.protocol.cards import card_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.solvers import kuhn as solver_kuhn
 
 KUHN = load_game("kuhn")
 LEDUC = load_game("leduc")
@@ -38,7 +38,7 @@ def kuhn_view(p1: str, p2: str, betting: str, position: int = 0) -> MatchState:
 
 def random_views(game, count: int, seed: int) -> list[MatchState]:
     """Final views of random-play hands, alternating positions."""
-    from protocol.dealing import Dealer
+    from pokerbot.protocol.dealing import Dealer
 
     rng = random.Random(seed)
     dealer = Dealer(game, seed)
@@ -158,7 +158,7 @@ def exact_log_evidence(model: DirichletModel, records: list[HandRecord]) -> floa
     fresh.alpha = model.alpha.copy()
     for record in records:
         fresh.learn_record(record)
-    from models.bayes.special import log_beta
+    from pokerbot.models.bayes.special import log_beta
 
     exact = fresh.exact_posterior()
     # p(data) = sum over assignments of prod P(h) * B(alpha + completed) / B(alpha)

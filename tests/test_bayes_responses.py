@@ -7,18 +7,18 @@ from itertools import product
 import numpy as np
 import pytest
 
-from models.bayes import DirichletModel, PortfolioModel, rank_class, record_from_view
-from protocol.actions import CALL, FOLD, LIMIT_RAISE
-from protocol.game import load_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.bayes import (
+from pokerbot.models.bayes import DirichletModel, PortfolioModel, rank_class, record_from_view
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.bayes import (
     ResponseSolver, SequentialExp4, bayesian_best_response, map_response, robust_response, thompson_response,
 )
-from strategies.bayes.simulate import TreeSimulator
-from strategies.solvers import Policy, build_tree, equilibrium_policy, kuhn
-from strategies.solvers.engine import Engine
-from strategies.solvers.profile import profile_from_policy
+from pokerbot.strategies.bayes.simulate import TreeSimulator
+from pokerbot.strategies.solvers import Policy, build_tree, equilibrium_policy, kuhn
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.profile import profile_from_policy
 
 KUHN, LEDUC = load_game("kuhn"), load_game("leduc")
 KUHN_TREE, LEDUC_TREE = build_tree(KUHN), build_tree(LEDUC)
@@ -108,10 +108,10 @@ def test_simulator_records_match_the_views_of_real_hands():
 
 
 def test_exp4_learner_plays_a_match_with_seed_000s_experts():
-    from bot.match import run_inprocess_match
-    from strategies.bayes import Exp4Learner, LearnerStrategy
-    from strategies.bayes.kuhn_sim import EXPERTS
-    from strategies.registry import default_registry
+    from pokerbot.bot.match import run_inprocess_match
+    from pokerbot.strategies.bayes import Exp4Learner, LearnerStrategy
+    from pokerbot.strategies.bayes.kuhn_sim import EXPERTS
+    from pokerbot.strategies.registry import default_registry
 
     p2 = kuhn.p2_table(1 / 3, 1 / 3)
     experts = [profile_from_policy(KUHN_TREE, Policy(KUHN, {**kuhn.p1_table(*e), **p2})) for e in EXPERTS]

@@ -1,6 +1,6 @@
 import pytest
 
-from protocol.cards import (
+from pokerbot.protocol.cards import (
     card_from_string,
     card_to_string,
     cards_from_string,
@@ -11,7 +11,7 @@ from protocol.cards import (
     rank_of,
     suit_of,
 )
-from protocol.errors import CardError
+from pokerbot.protocol.errors import CardError
 
 
 def test_card_strings_round_trip_for_all_52_cards():

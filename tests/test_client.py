@@ -16,21 +16,21 @@ import structlog
 from structlog.testing import capture_logs
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.client import (
+from pokerbot.bot.cli import app
+from pokerbot.bot.client import (
     DealerConnectionError,
     DecisionClock,
     StrategyBusyError,
     StrategyWorker,
     play_match,
 )
-from bot.play_cli import LogFormat, configure_logging
-from bot.transport import LineConnection, TcpLineConnection
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.game import Game, load_game
-from protocol.session import TimeLimits
-from protocol.wire import MatchState
-from strategies.base import Strategy
+from pokerbot.bot.play_cli import LogFormat, configure_logging
+from pokerbot.bot.transport import LineConnection, TcpLineConnection
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.session import TimeLimits
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
 
 KUHN = load_game("kuhn")
 HAND_0 = ["MATCHSTATE:0:0::Ks|", "MATCHSTATE:0:0:r:Ks|", "MATCHSTATE:0:0:rc:Ks|Qs"]

@@ -14,17 +14,17 @@ from typing import Any
 
 import pytest
 
-from bot.client import ClientResult, DealerConnectionError, play_match
-from bot.dealer import DealerConfig, MatchResult, serve_match
-from bot.dealer_cli import run_dealer
-from bot.transport import LineConnection, open_tcp, open_websocket
-from protocol.actions import Action
-from protocol.game import BUILTIN_GAMES, Game, load_game
-from protocol.matchlog import check_log, parse_state_line, same_value
-from protocol.session import ActionRequired, ClientSession
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from strategies.registry import default_registry
+from pokerbot.bot.client import ClientResult, DealerConnectionError, play_match
+from pokerbot.bot.dealer import DealerConfig, MatchResult, serve_match
+from pokerbot.bot.dealer_cli import run_dealer
+from pokerbot.bot.transport import LineConnection, open_tcp, open_websocket
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
+from pokerbot.protocol.matchlog import check_log, parse_state_line, same_value
+from pokerbot.protocol.session import ActionRequired, ClientSession
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.registry import default_registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
 REFERENCE_GAMES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
@@ -388,7 +388,7 @@ def test_config_is_checked(tmp_path: Path) -> None:
 # ------------------------------------------------------------ the command line
 def test_reference_command_line(tmp_path: Path) -> None:
     """``pokerbot dealer`` with reference options, and two ``pokerbot play`` processes."""
-    cli = [sys.executable, "-m", "bot.cli"]
+    cli = [sys.executable, "-m", "pokerbot.bot.cli"]
     dealer = subprocess.Popen(
         [*cli, "dealer", "cli_match", "leduc", "3", "17", "Alice", "Bob", "-p", "0,0", "--t_response", "20000",
          "--t_hand=60000", "--t_per_hand", "10000", "--start_timeout", "20000", "-T", "-L", "--out", str(tmp_path)],

@@ -1,5 +1,5 @@
-from protocol.dealing import Dealer, MersenneTwister
-from protocol.matchlog import parse_state_line
+from pokerbot.protocol.dealing import Dealer, MersenneTwister
+from pokerbot.protocol.matchlog import parse_state_line
 from tests.conftest import Reference
 
 
@@ -25,7 +25,7 @@ def test_same_seed_same_deals_as_the_reference_dealer(reference: Reference):
 
 
 def test_different_seeds_deal_differently():
-    from protocol.game import load_game
+    from pokerbot.protocol.game import load_game
 
     game = load_game("holdem-nolimit-2p")
     assert Dealer(game, 1).deal() != Dealer(game, 2).deal()

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from protocol.game import load_game
-from protocol.matchlog import check_log
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import check_log
 
 DOCKER = Path(__file__).resolve().parent.parent / "docker"
 _VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.errors import GameDefinitionError
-from protocol.game import (
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import (
     BUILTIN_GAMES,
     UNLIMITED_RAISES,
     UNLIMITED_STACK,

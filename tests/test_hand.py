@@ -2,11 +2,11 @@
 
 import pytest
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.cards import cards_from_string
-from protocol.errors import IllegalActionError, IncompleteHandError
-from protocol.game import load_game, parse_game
-from protocol.hand import MAX_ACTIONS_PER_ROUND, HandState, replay
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.errors import IllegalActionError, IncompleteHandError
+from pokerbot.protocol.game import load_game, parse_game
+from pokerbot.protocol.hand import MAX_ACTIONS_PER_ROUND, HandState, replay
 
 R = Action.raise_to
 
@@ -136,7 +136,7 @@ def test_side_pot_winner_of_the_side_pot_only():
 
 
 def test_round_zero_board_cards_print_right_after_the_hole_cards():
-    from protocol.wire import format_cards
+    from pokerbot.protocol.wire import format_cards
 
     state = side_pot_hand("AcAd|QcQd|3c4d")
     assert format_cards(state, None) == "AcAd|QcQd|3c4d2c7d9hJsKc"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.match import (
+from pokerbot.bot.cli import app
+from pokerbot.bot.match import (
     MatchConfigError,
     MatchError,
     make_plan,
@@ -21,15 +21,15 @@ from bot.match import (
     strategy_seed,
     unique_names,
 )
-from bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
-from protocol.actions import Action, ActionKind
-from protocol.dealing import Dealer
-from protocol.game import Game, load_game
-from protocol.hand import HandState
-from protocol.matchlog import check_log, parse_state_line
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from strategies.registry import default_registry
+from pokerbot.bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import check_log, parse_state_line
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.registry import default_registry
 
 REGISTRY = default_registry()
 
@@ -222,7 +222,7 @@ def test_cli_bad_usage_exits_2_saying_what_is_wrong(arguments: list[str], messag
     assert message in result.output
 
 
-LOOPBACK_READY = all(importlib.util.find_spec(module) for module in ("bot.dealer", "bot.client"))
+LOOPBACK_READY = all(importlib.util.find_spec(module) for module in ("pokerbot.bot.dealer", "pokerbot.bot.client"))
 
 
 @pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")

@@ -3,9 +3,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bot.cli import app
-from protocol.game import load_game
-from protocol.matchlog import (
+from pokerbot.bot.cli import app
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import (
     check_log,
     format_score_line,
     format_state_line,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from models.abstraction import (
+from pokerbot.models.abstraction import (
     HALF_POT_THRESHOLD,
     LIMIT_RAISE_CLASS,
     ActionClass,
@@ -18,9 +18,9 @@ from models.abstraction import (
     legal_mask,
     mask_classes,
 )
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.game import load_game
-from protocol.hand import HandState
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
 from tests.conftest import random_action
 
 NOLIMIT = load_game("holdem-nolimit-2p")

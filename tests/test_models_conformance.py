@@ -16,14 +16,14 @@ from collections.abc import Callable
 
 import pytest
 
-from models.abstraction import mask_classes
-from models.adaptive import AdaptiveClassifier
-from models.config import ModelConfig, PriorConfig
-from models.features import LEGAL_KEY, ActionRow, ShowdownRow, view_rows
-from models.hoeffding import ActionModel, HandStrengthModel
-from models.prior import Prior, PriorTrainer
-from protocol.game import load_game
-from protocol.wire import MatchState
+from pokerbot.models.abstraction import mask_classes
+from pokerbot.models.adaptive import AdaptiveClassifier
+from pokerbot.models.config import ModelConfig, PriorConfig
+from pokerbot.models.features import LEGAL_KEY, ActionRow, ShowdownRow, view_rows
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.models.prior import Prior, PriorTrainer
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.wire import MatchState
 from tests.conftest import play_random_hand
 
 GAME = load_game("holdem-nolimit-2p")

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.model_experiment_cli import experiment_app, play_views
-from models.config import ModelConfig
-from models.evaluation import prequential, quadratic_loss
-from models.hoeffding import ActionModel, HandStrengthModel
-from protocol.game import load_game
-from protocol.wire import MatchState
+from pokerbot.bot.model_experiment_cli import experiment_app, play_views
+from pokerbot.models.config import ModelConfig
+from pokerbot.models.evaluation import prequential, quadratic_loss
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.wire import MatchState
 from tests.conftest import play_random_hand
 
 GAME = load_game("holdem-nolimit-2p")

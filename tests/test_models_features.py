@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from models.abstraction import ActionClass
-from models.features import (
+from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.features import (
     ACTION_FEATURES,
     LEGAL_KEY,
     SHOWDOWN_FEATURES,
@@ -21,13 +21,13 @@ from models.features import (
     showdown_rows,
     view_rows,
 )
-from models.handstrength import board_texture, equity_vs_random, hand_strength, strength_bin
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.cards import cards_from_string
-from protocol.game import load_game
-from protocol.hand import HandState
-from protocol.matchlog import parse_state_line
-from protocol.wire import MatchState
+from pokerbot.models.handstrength import board_texture, equity_vs_random, hand_strength, strength_bin
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import parse_state_line
+from pokerbot.protocol.wire import MatchState
 from tests.conftest import play_random_hand
 
 NOLIMIT = load_game("holdem-nolimit-2p")  # blinds 100 (position 0) / 50 (position 1, the button)

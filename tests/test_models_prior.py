@@ -11,12 +11,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from bot.match import run_inprocess_match
-from bot.prior_cli import build_default_priors, self_play_logs, train_prior
-from models import persist
-from models.config import PriorConfig
-from models.errors import CorruptModelFileError, ForeignModelFileError, ModelError, ModelFileError, ModelVersionError
-from models.prior import (
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.prior_cli import build_default_priors, self_play_logs, train_prior
+from pokerbot.models import persist
+from pokerbot.models.config import PriorConfig
+from pokerbot.models.errors import CorruptModelFileError, ForeignModelFileError, ModelError, ModelFileError, ModelVersionError
+from pokerbot.models.prior import (
     Prior,
     PriorTrainer,
     default_prior_file,
@@ -25,9 +25,9 @@ from models.prior import (
     models_for_game,
     save_prior,
 )
-from protocol.errors import LogFormatError
-from protocol.game import load_game
-from strategies.registry import default_registry
+from pokerbot.protocol.errors import LogFormatError
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.registry import default_registry
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")

@@ -5,9 +5,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.actions import ActionKind
-from protocol.game import Game, load_game
-from protocol.hand import HandState
+from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.hand import HandState
 from tests.conftest import play_random_hand, random_action
 
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.cards import cards_from_string
-from protocol.game import load_game
-from protocol.ranking import (
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.ranking import (
     CATEGORY_NAMES,
     FLUSH,
     FULL_HOUSE,

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from protocol.game import load_game
-from strategies.base import UnknownStrategyError
-from strategies.registry import default_registry
-from strategies.solvers import PolicyStrategy, equilibrium_policy
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
 
 def test_policy_player_loads_a_saved_policy(tmp_path: Path):

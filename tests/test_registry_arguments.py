@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.match import MatchConfigError, make_plan, play_plan, unique_names
-from protocol.game import load_game
-from protocol.matchlog import check_log
-from strategies.agent.player import MiximaxAgent
-from strategies.base import StrategyInfo, StrategyRegistry, UnknownStrategyError
-from strategies.bayes.agent import AdaptiveAgent
-from strategies.registry import default_registry
-from strategies.solvers import kuhn
+from pokerbot.bot.cli import app
+from pokerbot.bot.match import MatchConfigError, make_plan, play_plan, unique_names
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import check_log
+from pokerbot.strategies.agent.player import MiximaxAgent
+from pokerbot.strategies.base import StrategyInfo, StrategyRegistry, UnknownStrategyError
+from pokerbot.strategies.bayes.agent import AdaptiveAgent
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.solvers import kuhn
 
 HOLDEM = load_game("holdem-nolimit-2p")
 REGISTRY = default_registry()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.errors import IllegalActionError, ProtocolError
-from protocol.game import load_game
-from protocol.matchlog import parse_score_line, parse_state_line, same_value
-from protocol.session import (
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.errors import IllegalActionError, ProtocolError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.matchlog import parse_score_line, parse_state_line, same_value
+from pokerbot.protocol.session import (
     ActionRequired,
     ClientSession,
     DealerSession,
@@ -30,7 +30,7 @@ from protocol.session import (
     log_header,
     safe_action,
 )
-from protocol.wire import parse_match_state
+from pokerbot.protocol.wire import parse_match_state
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
 REFERENCE_GAMES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from protocol.game import load_game
-from strategies.solvers import SolverError, build_tree, kuhn, make_solver, solve
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers import SolverError, build_tree, kuhn, make_solver, solve
 
 LEDUC_VALUE = -0.0856064
 LEDUC_BUDGETS = {"cfr+": 600, "dcfr": 500, "os-mccfr": 1000}

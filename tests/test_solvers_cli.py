@@ -8,9 +8,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from bot.solve_cli import exploitability, solve
-from protocol.game import load_game
-from strategies.solvers import Policy, kuhn
+from pokerbot.bot.solve_cli import exploitability, solve
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers import Policy, kuhn
 
 app = typer.Typer()
 app.command("solve")(solve)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.dealing import Dealer
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from protocol.infosets import infoset_key
-from strategies.solvers.policy import Policy
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.protocol.infosets import infoset_key
+from pokerbot.strategies.solvers.policy import Policy
 
 _ACTIONS = {"f": FOLD, "c": CALL, "r": LIMIT_RAISE}
 

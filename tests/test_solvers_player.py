@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.game import load_game
-from strategies.baselines import RandomPlayer
-from strategies.solvers import (
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.baselines import RandomPlayer
+from pokerbot.strategies.solvers import (
     NoEquilibriumError,
     PolicyGameMismatchError,
     PolicyStrategy,
@@ -49,7 +49,7 @@ def test_unknown_information_sets_fall_back_to_uniform():
 
 def first_round_policy(game):
     """A Leduc policy knowing only first-round information sets."""
-    from strategies.solvers import Policy
+    from pokerbot.strategies.solvers import Policy
 
     full = equilibrium_policy(game)
     return Policy.from_arrays(game, {k: (full.actions(k), full.probabilities(k)) for k in full if "/" not in k})

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from protocol.game import load_game
-from strategies.solvers import (
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers import (
     Policy,
     PolicyError,
     PolicyGameMismatchError,
@@ -18,7 +18,7 @@ from strategies.solvers import (
     mix_strategies,
     uniform_policy,
 )
-from strategies.solvers.policy import SCHEMA
+from pokerbot.strategies.solvers.policy import SCHEMA
 
 
 def test_json_round_trip(tmp_path):

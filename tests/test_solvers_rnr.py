@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.game import load_game
-from strategies.solvers import (
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers import (
     SolverError,
     confidence_from_counts,
     data_biased_response,

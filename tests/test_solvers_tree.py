@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from protocol.game import load_game, parse_game
-from strategies.solvers import UnsupportedGameError, build_tree, evaluate
-from strategies.solvers.policy import Policy
-from strategies.solvers.profile import policy_from_profile, uniform_policy
-from strategies.solvers.tree import DECISION, TERMINAL, TreeLimits
+from pokerbot.protocol.game import load_game, parse_game
+from pokerbot.strategies.solvers import UnsupportedGameError, build_tree, evaluate
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.profile import policy_from_profile, uniform_policy
+from pokerbot.strategies.solvers.tree import DECISION, TERMINAL, TreeLimits
 from tests.test_solvers_helpers import brute_force_values
 
 LEDUC_3_SUITS = """GAMEDEF
@@ -102,10 +102,10 @@ def test_variant_game_values_match_brute_force():
 
 def test_policy_keys_cover_live_states():
     """Every information set reached in real play has a key in the tree (and vice versa format)."""
-    from protocol.actions import CALL, FOLD, LIMIT_RAISE
-    from protocol.dealing import Dealer
-    from protocol.hand import HandState
-    from protocol.infosets import infoset_key
+    from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
+    from pokerbot.protocol.dealing import Dealer
+    from pokerbot.protocol.hand import HandState
+    from pokerbot.protocol.infosets import infoset_key
 
     game = load_game("leduc")
     keys = set(uniform_policy(game))

@@ -7,14 +7,14 @@ from collections import Counter
 
 import pytest
 
-from bot.match import run_inprocess_match
-from protocol.actions import ActionKind
-from protocol.dealing import Dealer
-from protocol.game import load_game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.registry import default_registry
-from strategies.styled import STYLES, StyledPlayer, Switcher, make_styled
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.styled import STYLES, StyledPlayer, Switcher, make_styled
 
 REGISTRY = default_registry()
 STYLED = [*STYLES, Switcher.name]

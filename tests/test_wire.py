@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.actions import CALL, Action, ActionKind
-from protocol.errors import ProtocolError
-from protocol.game import load_game
-from protocol.wire import (
+from pokerbot.protocol.actions import CALL, Action, ActionKind
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
     format_match_state,
@@ -179,7 +179,7 @@ def test_format_parse_round_trip_over_random_play(name):
     for hand_number in range(150):
         final = play_random_hand(game, rng)
         # Replay the hand, formatting every position's view after every action.
-        from protocol.hand import HandState
+        from pokerbot.protocol.hand import HandState
 
         state = HandState(game, final.hole_cards, final.board_cards)
         actions = [action for _, _, action in final.history()]

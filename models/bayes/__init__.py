@@ -19,20 +19,20 @@ Every model learns from finished hands and predicts the opponent's action distri
 
 Policies are plain tables (information-set key -> action -> probability) at the interface
 and vectors over :class:`~models.bayes.slots.SlotIndex` slots inside; this package imports
-only :mod:`protocol` (responses live in :mod:`strategies.bayes`).
+only :mod:`protocol` (responses live in :mod:`pokerbot.strategies.bayes`).
 """
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.bootstrap import BootstrapModel
-from models.bayes.dirichlet import DirichletModel
-from models.bayes.errors import BayesModelError, ObservationError, PriorError, UnknownInfosetError
-from protocol.infosets import identity_class, rank_class, suits_irrelevant
-from models.bayes.kuhn import PRIORS, BetaPrior, KuhnP2Model, KuhnPrior, map_eta, map_xi
-from models.bayes.kuhn_p1 import KuhnP1Model
-from models.bayes.mixture import MixtureModel
-from models.bayes.portfolio import PortfolioModel
-from models.bayes.records import Decision, HandRecord, record_from_view
-from models.bayes.slots import SlotIndex
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.bootstrap import BootstrapModel
+from pokerbot.models.bayes.dirichlet import DirichletModel
+from pokerbot.models.bayes.errors import BayesModelError, ObservationError, PriorError, UnknownInfosetError
+from pokerbot.protocol.infosets import identity_class, rank_class, suits_irrelevant
+from pokerbot.models.bayes.kuhn import PRIORS, BetaPrior, KuhnP2Model, KuhnPrior, map_eta, map_xi
+from pokerbot.models.bayes.kuhn_p1 import KuhnP1Model
+from pokerbot.models.bayes.mixture import MixtureModel
+from pokerbot.models.bayes.portfolio import PortfolioModel
+from pokerbot.models.bayes.records import Decision, HandRecord, record_from_view
+from pokerbot.models.bayes.slots import SlotIndex
 
 __all__ = [
     "PRIORS", "BayesModelError", "BetaPrior", "BootstrapModel", "Decision", "DirichletModel", "HandRecord",

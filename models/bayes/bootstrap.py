@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.dirichlet import DirichletModel
-from models.bayes.errors import PriorError
-from models.bayes.portfolio import PortfolioModel
-from models.bayes.records import HandRecord
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.dirichlet import DirichletModel
+from pokerbot.models.bayes.errors import PriorError
+from pokerbot.models.bayes.portfolio import PortfolioModel
+from pokerbot.models.bayes.records import HandRecord
 
 
 class BootstrapModel(OpponentModel):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.errors import PriorError
-from models.bayes.records import HandRecord
-from models.bayes.slots import SlotIndex
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.errors import PriorError
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.models.bayes.slots import SlotIndex
 
 
 class CoarsenedModel(OpponentModel):

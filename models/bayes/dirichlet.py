@@ -28,7 +28,7 @@ every folded hand's hidden cards given that policy).
 Thompson responses and posterior probabilities); :meth:`DirichletModel.expectation_set`
 gives each particle's mean, which is exact for anything linear in the opponent's strategy.
 :meth:`DirichletModel.map_array` finds the MAP policy by expectation-maximisation over the
-hidden cards (the exact closed form of seed 000 in Kuhn, see :mod:`models.bayes.kuhn`).
+hidden cards (the exact closed form of seed 000 in Kuhn, see :mod:`pokerbot.models.bayes.kuhn`).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from itertools import product
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.errors import BayesModelError, PriorError
-from protocol.infosets import identity_class
-from models.bayes.records import HandRecord
-from models.bayes.slots import (
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.errors import BayesModelError, PriorError
+from pokerbot.protocol.infosets import identity_class
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.models.bayes.slots import (
     CompiledRecord, KeyClass, RecordBatch, SlotIndex, Table, safe_log, with_sentinel,
 )
-from models.bayes.special import log_beta, normalised_weights
+from pokerbot.models.bayes.special import log_beta, normalised_weights
 
 DEFAULT_SAMPLES = 64
 """Particles of the importance-sampled posterior."""

@@ -1,10 +1,10 @@
-"""Exception types of the Bayesian opponent models (:mod:`models.bayes`)."""
+"""Exception types of the Bayesian opponent models (:mod:`pokerbot.models.bayes`)."""
 
 from __future__ import annotations
 
 
 class BayesModelError(ValueError):
-    """Base class of every error :mod:`models.bayes` raises on bad input."""
+    """Base class of every error :mod:`pokerbot.models.bayes` raises on bad input."""
 
 
 class ObservationError(BayesModelError):

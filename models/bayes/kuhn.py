@@ -30,7 +30,7 @@ seeing P1 check and fold to a bet (P1 held the Jack or the Queen).
 
 Both are :class:`~models.bayes.base.OpponentModel` objects; their posterior samples come
 from exact grids (P2) or importance sampling (P1), so the responses of
-:mod:`strategies.bayes` work with them unchanged.
+:mod:`pokerbot.strategies.bayes` work with them unchanged.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.errors import ObservationError, PriorError
-from protocol.infosets import cards_text
-from models.bayes.records import HandRecord
-from models.bayes.slots import SlotIndex
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.errors import ObservationError, PriorError
+from pokerbot.protocol.infosets import cards_text
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.models.bayes.slots import SlotIndex
 
 JACK, QUEEN, KING = "Qs", "Ks", "As"
 """The paper's cards as ACPC card strings of the ``kuhn`` game."""

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.errors import PriorError
-from models.bayes.records import HandRecord
-from models.bayes.special import log_prior_weights, normalised_weights
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.errors import PriorError
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.models.bayes.special import log_prior_weights, normalised_weights
 
 
 class MixtureModel(OpponentModel):

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bayes.errors import PriorError, UnknownInfosetError
-from protocol.infosets import identity_class
-from models.bayes.records import HandRecord
+from pokerbot.models.bayes.errors import PriorError, UnknownInfosetError
+from pokerbot.protocol.infosets import identity_class
+from pokerbot.models.bayes.records import HandRecord
 
 ACTION_ORDER = "fcr"
 Table = Mapping[str, Mapping[str, float]]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.bayes.errors import PriorError
+from pokerbot.models.bayes.errors import PriorError
 
 _LANCZOS_G = 7.0
 _LANCZOS = np.array([

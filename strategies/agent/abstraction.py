@@ -1,12 +1,12 @@
 """The search's action abstraction and the reverse mapping of real bet sizes.
 
-Built on :mod:`models.abstraction` (the action classes the opponent model predicts), with
+Built on :mod:`pokerbot.models.abstraction` (the action classes the opponent model predicts), with
 configurable sizes for the search (Kündig's thesis, ch. 6.1 and 6.1.1).
 
 **Abstract actions** (:func:`abstract_actions`) of the player to act: fold (when something
 is to be called), check or call, then one bet or raise per configured pot fraction, then
 all-in. A fraction ``f`` means a raise-*by* of ``f`` times the pot after the raiser's call
-(``pot + call_amount``, the convention of :mod:`models.abstraction`), so a raise *to*
+(``pot + call_amount``, the convention of :mod:`pokerbot.models.abstraction`), so a raise *to*
 ``max_spent + f * (pot + call_amount)`` chips. A bet that would put more than
 ``commit_share`` of the raiser's stack in the pot is dropped: all-in stands for it (thesis
 ch. 6.1, rule 4). All-in is present whenever a raise is legal, except when it would be an
@@ -40,9 +40,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from models.abstraction import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.hand import HandState
+from pokerbot.models.abstraction import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.hand import HandState
 
 MappingRule = Literal["ratio", "pseudo-harmonic", "pseudo-harmonic-random"]
 

@@ -53,14 +53,14 @@ from collections.abc import Callable, Mapping, Sequence
 import eval7
 import eval7.xorshift_rand
 
-from models.abstraction import RAISE_CLASSES, ActionClass, classify
-from models.features import showdown_context
-from models.handstrength import board_texture, hand_strength
-from models.hoeffding import HandStrengthModel
-from protocol.actions import Action, ActionKind
-from protocol.cards import CARD_STRINGS, Card
-from protocol.game import Game
-from protocol.hand import HandState
+from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
+from pokerbot.models.features import showdown_context
+from pokerbot.models.handstrength import board_texture, hand_strength
+from pokerbot.models.hoeffding import HandStrengthModel
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
 
 _EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
 MC_ITERATIONS = 2000

@@ -1,6 +1,6 @@
 """Generate the pre-flop chart data file (``strategies/data/preflop_chart.json``).
 
-Run ``python -m strategies.agent.make_preflop_chart [--out PATH] [--iterations N]``; it takes
+Run ``python -m pokerbot.strategies.agent.make_preflop_chart [--out PATH] [--iterations N]``; it takes
 under a minute on one core (38 s measured under load) and is deterministic (fixed seeds). Nothing in the chart is
 typed by hand: every entry follows from the equity matrix and the rules below.
 
@@ -45,8 +45,8 @@ import eval7
 import eval7.xorshift_rand
 import numpy as np
 
-from protocol.cards import CARD_STRINGS, Card
-from strategies.agent.preflop import (
+from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.strategies.agent.preflop import (
     ACTION_CODES,
     CHART_FORMAT,
     CHART_VERSION,
@@ -204,7 +204,7 @@ def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
             "fictitious_play_iterations": FICTITIOUS_PLAY_ITERATIONS, "range_scale": RANGE_SCALE,
             "min_range": MIN_RANGE, "raise_multiple": RAISE_MULTIPLE, "open_equity": OPEN_EQUITY,
             "raise_equity": RAISE_EQUITY, "all_in_equity": ALL_IN_EQUITY, "realisation": REALISATION,
-            "generator": "python -m strategies.agent.make_preflop_chart",
+            "generator": "python -m pokerbot.strategies.agent.make_preflop_chart",
         },
         "classes": list(classes),
         "equity_vs_random": [round(float(v), 5) for v in vs_random],

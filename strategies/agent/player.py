@@ -4,12 +4,12 @@
 three-player hold'em, below):
 
 * **pre-flop** in hold'em (52 cards, two hole cards), the packaged chart
-  (:mod:`strategies.agent.preflop`) keyed by position, the opponent's chips in and the
+  (:mod:`pokerbot.strategies.agent.preflop`) keyed by position, the opponent's chips in and the
   effective stack, both in big blinds; ``r`` raises to ``raise_multiple`` times the bet
   faced, ``a`` goes all-in (the limit raise in limit games), ``f`` folds (checks when free);
-  adapted to the opponent's action model by :mod:`strategies.agent.preflop_adapt` (steal
+  adapted to the opponent's action model by :mod:`pokerbot.strategies.agent.preflop_adapt` (steal
   from an opponent who folds too often, call wider against one who raises too often, tighter against one who raises rarely);
-* **after the flop** (and pre-flop in other games), :mod:`strategies.agent.search` from the
+* **after the flop** (and pre-flop in other games), :mod:`pokerbot.strategies.agent.search` from the
   current state: the opponent's decisions weighted by the adapting action model, showdowns
   valued by the adapting hand-strength model (:class:`~strategies.agent.equity.ModelWinModel`)
   or, with ``use_models=False``, by a uniform action model and exact equity against a random
@@ -34,7 +34,7 @@ now + time_budget)`` (seconds). All randomness comes from the constructor's seed
   as independent); without models, :class:`~strategies.agent.equity.RangeWinModel` against
   every opponent still in;
 * **pre-flop** the heads-up chart does not apply; :func:`multiway_preflop_code` applies the
-  chart's own deep-stack equity rule (:mod:`strategies.agent.make_preflop_chart`) to the
+  chart's own deep-stack equity rule (:mod:`pokerbot.strategies.agent.make_preflop_chart`) to the
   multiway pot: our equity is the product of the chart's equities against each opponent
   still in, each holding the top ``min(1, 1.5 / b)`` of hands for ``b`` big blinds put in
   (a random hand for a blind or a limp; with models, the top ``q`` for ``q`` its action
@@ -50,19 +50,19 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.abstraction import RAISE_CLASSES, ActionClass
-from models.features import action_context
-from models.hoeffding import ActionModel, HandStrengthModel
-from models.prior import load_default_prior, models_for_game
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
-from protocol.game import Game
-from protocol.hand import HandState
-from protocol.wire import MatchState
-from strategies.agent.abstraction import AbstractionSettings
-from strategies.agent.equity import ModelWinModel, RangeWinModel
-from strategies.agent.preflop import POSITIONS, PreflopChart, class_of, load_chart
-from strategies.agent.make_preflop_chart import ALL_IN_EQUITY, MIN_RANGE, OPEN_EQUITY, RAISE_EQUITY, REALISATION
-from strategies.agent.preflop_adapt import (
+from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass
+from pokerbot.models.features import action_context
+from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
+from pokerbot.models.prior import load_default_prior, models_for_game
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent.abstraction import AbstractionSettings
+from pokerbot.strategies.agent.equity import ModelWinModel, RangeWinModel
+from pokerbot.strategies.agent.preflop import POSITIONS, PreflopChart, class_of, load_chart
+from pokerbot.strategies.agent.make_preflop_chart import ALL_IN_EQUITY, MIN_RANGE, OPEN_EQUITY, RAISE_EQUITY, REALISATION
+from pokerbot.strategies.agent.preflop_adapt import (
     COMBINATIONS,
     PreflopAdaptation,
     assumed_share,
@@ -70,8 +70,8 @@ from strategies.agent.preflop_adapt import (
     model_call,
     steal_action,
 )
-from strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
-from strategies.base import Strategy
+from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
+from pokerbot.strategies.base import Strategy
 
 
 class AgentSettings(BaseModel):
@@ -95,7 +95,7 @@ class AgentSettings(BaseModel):
     chart_path: Path | None = None
     """A chart file other than the packaged one."""
     range_showdowns: float = Field(30.0, ge=0.0)
-    """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`strategies.agent.equity`)."""
+    """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`pokerbot.strategies.agent.equity`)."""
     call_shrink: float = Field(0.75, gt=0.0, le=1.0)
     """Share of its range the opponent keeps with each call of a raise (without ``range_from_model``)."""
     range_from_model: bool = True
@@ -126,7 +126,7 @@ def multiway_models(game: Game, count: int) -> list[ModelPair]:
 
 def multiway_preflop_code(state: HandState, me: int, equity: float, opponents: int,
                           raise_multiple: float) -> str:
-    """The chart's deep-stack rule (:mod:`strategies.agent.make_preflop_chart`) in a
+    """The chart's deep-stack rule (:mod:`pokerbot.strategies.agent.make_preflop_chart`) in a
     multiway pot: ``equity`` is our share of the pot against the ``opponents`` still in.
 
     With ``scale = 2 / (opponents + 1)`` (the fair share relative to heads-up), ``odds =
@@ -339,7 +339,7 @@ class MiximaxAgent(Strategy):
 
     def _adapt_preflop(self, state: HandState, me: int, label: str, code: str, faced_bb: float,
                        can_raise: bool) -> str | Action:
-        """The chart's ``code``, or what :mod:`strategies.agent.preflop_adapt` makes of it."""
+        """The chart's ``code``, or what :mod:`pokerbot.strategies.agent.preflop_adapt` makes of it."""
         adaptation = self.settings.preflop
         predict = _ModelAdapter(self.models()[0])
         if can_raise and code in "fc" and faced_bb <= 1.0 and self.game.is_nolimit:

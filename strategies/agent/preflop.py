@@ -1,7 +1,7 @@
 """The pre-flop chart: a data file of actions by position, bet faced and effective stack.
 
 The file (``strategies/data/preflop_chart.json``) is made by
-:mod:`strategies.agent.make_preflop_chart` (the method is documented there) and validated
+:mod:`pokerbot.strategies.agent.make_preflop_chart` (the method is documented there) and validated
 when loaded (:func:`load_chart`): format name and version, the 169 starting-hand classes in
 canonical order, increasing buckets, one action string of 169 codes per (position, bet
 faced, stack) cell, a 169 x 169 equity matrix with values in [0, 1].
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
-from protocol.cards import RANK_CHARS, Card, make_card, rank_of, suit_of
+from pokerbot.protocol.cards import RANK_CHARS, Card, make_card, rank_of, suit_of
 
 CHART_FORMAT = "pokerbot-preflop-chart"
 CHART_VERSION = 1
@@ -184,7 +184,7 @@ def load_chart(path: Path | None = None) -> PreflopChart:
     try:
         if path is not None:
             return parse_chart(path.read_text(), str(path))
-        text = resources.files("strategies").joinpath("data", "preflop_chart.json").read_text()
+        text = resources.files("pokerbot.strategies").joinpath("data", "preflop_chart.json").read_text()
     except OSError as error:
         raise PreflopChartError(f"the pre-flop chart cannot be read ({error})") from None
     return parse_chart(text, "packaged preflop_chart.json")

@@ -1,6 +1,6 @@
 """Pre-flop play adapted to the opponent model: steal more from folders, call wider against raisers.
 
-The chart (:mod:`strategies.agent.preflop`) assumes a sensible opponent. Two rules change
+The chart (:mod:`pokerbot.strategies.agent.preflop`) assumes a sensible opponent. Two rules change
 its answer when the adapting action model says the opponent in front of us is not one; both
 only ever turn a chart ``f`` (or a ``c`` for the steal) into something more active, and both
 use the model's own predictions, so they switch on and off as the model learns:
@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from models.abstraction import RAISE_CLASSES, ActionClass, classify
-from protocol.actions import Action, ActionKind
-from protocol.hand import HandState
-from strategies.agent.preflop import PreflopChart, class_combos
+from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.preflop import PreflopChart, class_combos
 
 ActionModelFn = Callable[[HandState], Mapping[ActionClass, float]]
 

@@ -1,7 +1,7 @@
 """Bayesian responses, Exp4 strategy learning and the ``adaptive`` agent for small games.
 
 * :mod:`~strategies.bayes.responses` - MAP, Thompson and Bayesian best responses and
-  robust (restricted Nash) responses to the models of :mod:`models.bayes`, exact on the
+  robust (restricted Nash) responses to the models of :mod:`pokerbot.models.bayes`, exact on the
   public tree (:class:`~strategies.bayes.responses.ResponseSolver`);
 * :mod:`~strategies.bayes.exp4` - seed 000's sequential Exp4 with per-card scores;
 * :mod:`~strategies.bayes.learners` - online learners (model + response + schedule);
@@ -14,11 +14,11 @@
 Values are chips per hand.
 """
 
-from strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, Plan, adaptive_model
-from strategies.bayes.agent import AdaptiveAgent, LearnerStrategy, adaptive_factory, supports_adaptive
-from strategies.bayes.exp4 import Exp4Learner, SequentialExp4
-from strategies.bayes.learners import FixedLearner, Learner, ModelLearner, PortfolioLearner, Schedule
-from strategies.bayes.responses import (
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, Plan, adaptive_model
+from pokerbot.strategies.bayes.agent import AdaptiveAgent, LearnerStrategy, adaptive_factory, supports_adaptive
+from pokerbot.strategies.bayes.exp4 import Exp4Learner, SequentialExp4
+from pokerbot.strategies.bayes.learners import FixedLearner, Learner, ModelLearner, PortfolioLearner, Schedule
+from pokerbot.strategies.bayes.responses import (
     Response, ResponseSolver, bayesian_best_response, map_response, robust_response, thompson_response,
 )
 

@@ -64,16 +64,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.coarse import CoarsenedModel
-from models.bayes.dirichlet import DirichletModel
-from protocol.infosets import betting_class
-from models.bayes.mixture import MixtureModel
-from models.bayes.portfolio import PortfolioModel
-from models.bayes.records import HandRecord
-from models.bayes.slots import KeyClass, SlotIndex, Table
-from strategies.bayes.learners import Evaluate, Schedule
-from strategies.bayes.responses import ResponseSolver
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.coarse import CoarsenedModel
+from pokerbot.models.bayes.dirichlet import DirichletModel
+from pokerbot.protocol.infosets import betting_class
+from pokerbot.models.bayes.mixture import MixtureModel
+from pokerbot.models.bayes.portfolio import PortfolioModel
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.models.bayes.slots import KeyClass, SlotIndex, Table
+from pokerbot.strategies.bayes.learners import Evaluate, Schedule
+from pokerbot.strategies.bayes.responses import ResponseSolver
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 at its first decision of a hand it asks the learner for its profile in its position, then
 samples actions from it at each information set (``self.rng``); after the hand it passes
 the final view to the learner. :class:`AdaptiveAgent` is the learner of
-:mod:`strategies.bayes.adaptive` for small two-player limit games (Kuhn, Leduc, any game
+:mod:`pokerbot.strategies.bayes.adaptive` for small two-player limit games (Kuhn, Leduc, any game
 whose public tree :func:`strategies.solvers.build_tree` accepts): registered as
 ``adaptive`` through :func:`adaptive_factory`.
 
@@ -19,24 +19,24 @@ from typing import Any
 
 import numpy as np
 
-from protocol.infosets import identity_class, rank_class, suits_irrelevant
-from models.bayes.records import record_from_view
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.game import Game, load_game
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from strategies.bayes.errors import UnsupportedGameForAgentError
-from strategies.bayes.learners import Learner
-from strategies.bayes.responses import ResponseSolver
-from strategies.solvers import kuhn
-from strategies.solvers.equilibria import equilibrium_policy, has_equilibrium
-from strategies.solvers.errors import SolverError
-from protocol.infosets import infoset_key
-from strategies.solvers.policy import Policy
-from strategies.solvers.profile import profile_from_policy
-from strategies.solvers.solve import make_solver
-from strategies.solvers.tree import PublicTree, build_tree
+from pokerbot.protocol.infosets import identity_class, rank_class, suits_irrelevant
+from pokerbot.models.bayes.records import record_from_view
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
+from pokerbot.strategies.bayes.learners import Learner
+from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.solvers import kuhn
+from pokerbot.strategies.solvers.equilibria import equilibrium_policy, has_equilibrium
+from pokerbot.strategies.solvers.errors import SolverError
+from pokerbot.protocol.infosets import infoset_key
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.profile import profile_from_policy
+from pokerbot.strategies.solvers.solve import make_solver
+from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 FALLBACK_ITERATIONS = 2000
 """DCFR iterations for the equilibrium of a game without a shipped one."""

@@ -1,7 +1,7 @@
 """Between an opponent model's slots and a public tree's profile arrays.
 
-Models (:mod:`models.bayes`) hold policies as vectors over their slots; the solvers
-(:mod:`strategies.solvers`) work with profile arrays ``sigma[node, hand]``. A
+Models (:mod:`pokerbot.models.bayes`) hold policies as vectors over their slots; the solvers
+(:mod:`pokerbot.strategies.solvers`) work with profile arrays ``sigma[node, hand]``. A
 :class:`TreeBridge` precomputes, for each position, which slot gives the probability of
 every edge of that position (decision node x action x hand), so writing a batch of ``M``
 model policies into a batched profile ``[node, M * hands]`` is one fancy-index assignment.
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bayes.errors import UnknownInfosetError
-from models.bayes.slots import SlotIndex
-from strategies.bayes.errors import CoverageError
-from strategies.solvers.tree import PublicTree
+from pokerbot.models.bayes.errors import UnknownInfosetError
+from pokerbot.models.bayes.slots import SlotIndex
+from pokerbot.strategies.bayes.errors import CoverageError
+from pokerbot.strategies.solvers.tree import PublicTree
 
 
 @dataclass(frozen=True)

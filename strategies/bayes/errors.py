@@ -1,4 +1,4 @@
-"""Exception types of :mod:`strategies.bayes`."""
+"""Exception types of :mod:`pokerbot.strategies.bayes`."""
 
 from __future__ import annotations
 

@@ -26,10 +26,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from protocol.infosets import cards_text, rank_class
-from models.bayes.records import HandRecord
-from strategies.bayes.learners import Evaluate
-from strategies.solvers.tree import PublicTree
+from pokerbot.protocol.infosets import cards_text, rank_class
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.strategies.bayes.learners import Evaluate
+from pokerbot.strategies.solvers.tree import PublicTree
 
 
 class SequentialExp4:

@@ -19,8 +19,8 @@ from itertools import product
 
 import numpy as np
 
-from models.bayes.kuhn import KuhnPrior, map_eta, map_xi
-from strategies.bayes.exp4 import SequentialExp4
+from pokerbot.models.bayes.kuhn import KuhnPrior, map_eta, map_xi
+from pokerbot.strategies.bayes.exp4 import SequentialExp4
 
 PURE = np.array(list(product((0.0, 1.0), repeat=3)))
 """P1's eight pure strategies S0 .. S7 as ``(alpha, beta, gamma)``."""

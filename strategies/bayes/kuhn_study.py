@@ -26,19 +26,19 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from protocol.infosets import identity_class
-from models.bayes.kuhn import PRIORS
-from protocol.game import load_game
-from strategies.bayes import kuhn_sim as ks
-from strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from strategies.bayes.opponents import fixed_exploitability_kuhn
-from strategies.bayes.responses import ResponseSolver
-from strategies.bayes.simulate import TreeSimulator
-from strategies.bayes.trials import ProfileEvaluator, play_trial
-from strategies.solvers import kuhn
-from strategies.solvers.engine import Engine
-from strategies.solvers.profile import profile_from_policy
-from strategies.solvers.tree import build_tree
+from pokerbot.protocol.infosets import identity_class
+from pokerbot.models.bayes.kuhn import PRIORS
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.bayes import kuhn_sim as ks
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes.opponents import fixed_exploitability_kuhn
+from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.bayes.simulate import TreeSimulator
+from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
+from pokerbot.strategies.solvers import kuhn
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.profile import profile_from_policy
+from pokerbot.strategies.solvers.tree import build_tree
 
 Progress = Callable[[str], None]
 

@@ -26,10 +26,10 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from models.bayes.base import OpponentModel
-from models.bayes.portfolio import PortfolioModel
-from models.bayes.records import HandRecord
-from strategies.bayes.responses import (
+from pokerbot.models.bayes.base import OpponentModel
+from pokerbot.models.bayes.portfolio import PortfolioModel
+from pokerbot.models.bayes.records import HandRecord
+from pokerbot.strategies.bayes.responses import (
     ResponseSolver, bayesian_best_response, map_response, thompson_response,
 )
 

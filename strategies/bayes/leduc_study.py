@@ -19,7 +19,7 @@ Learners (seed 002, section 4.1):
   opponent itself), playing the best response to a member drawn from the posterior;
 * ``bootstrap`` - policy bootstrapping (Algorithm 4) from the same portfolio into the
   explicit model, Thompson responses;
-* ``adaptive`` - :mod:`strategies.bayes.adaptive`.
+* ``adaptive`` - :mod:`pokerbot.strategies.bayes.adaptive`.
 
 Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
 trial, :func:`~strategies.bayes.opponents.skewed_profile`), ``random`` (the ACPC example
@@ -40,22 +40,22 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from models.bayes.bootstrap import BootstrapModel
-from models.bayes.dirichlet import DirichletModel
-from protocol.infosets import rank_class
-from models.bayes.portfolio import PortfolioModel
-from protocol.game import load_game
-from strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
-from strategies.bayes.opponents import acpc_random_profile, skewed_profile
-from strategies.bayes.responses import ResponseSolver
-from strategies.bayes.simulate import TreeSimulator
-from strategies.bayes.trials import ProfileEvaluator, play_trial
-from strategies.solvers.engine import Engine
-from strategies.solvers.equilibria import equilibrium_policy
-from strategies.solvers.profile import profile_from_policy
-from strategies.solvers.solve import make_solver
-from strategies.solvers.tree import PublicTree, build_tree
+from pokerbot.models.bayes.bootstrap import BootstrapModel
+from pokerbot.models.bayes.dirichlet import DirichletModel
+from pokerbot.protocol.infosets import rank_class
+from pokerbot.models.bayes.portfolio import PortfolioModel
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
+from pokerbot.strategies.bayes.opponents import acpc_random_profile, skewed_profile
+from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.bayes.simulate import TreeSimulator
+from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.equilibria import equilibrium_policy
+from pokerbot.strategies.solvers.profile import profile_from_policy
+from pokerbot.strategies.solvers.solve import make_solver
+from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 OPPONENTS = ("skewed", "skewed-complex", "random", "equilibrium", "near-equilibrium")
 NEAR_EQUILIBRIUM_ITERATIONS = 300

@@ -23,10 +23,10 @@ from typing import Literal
 
 import numpy as np
 
-from protocol.cards import rank_of
-from strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
-from strategies.solvers.engine import Engine
-from strategies.solvers.tree import PublicTree
+from pokerbot.protocol.cards import rank_of
+from pokerbot.strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.tree import PublicTree
 
 _ACTION_WEIGHT = {"f": FOLD_PROBABILITY, "c": CALL_PROBABILITY, "r": RAISE_PROBABILITY}
 SkewKind = Literal["simple", "complex"]

@@ -1,6 +1,6 @@
 """Responses to Bayesian opponent models, exact on the public tree of a small game.
 
-For the position ``player`` against an opponent model (:mod:`models.bayes`), with values in
+For the position ``player`` against an opponent model (:mod:`pokerbot.models.bayes`), with values in
 chips per hand for ``player``'s position:
 
 * :func:`map_response` - a best response to the MAP policy;
@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.bayes.base import OpponentModel, PosteriorSample
-from models.bayes.slots import SlotIndex
-from strategies.bayes.bridge import TreeBridge
-from strategies.solvers.engine import Engine
-from strategies.solvers.policy import Policy
-from strategies.solvers.profile import policy_from_profile, profile_from_policy
-from strategies.solvers.rnr import data_biased_response, restricted_nash_response
-from strategies.solvers.tree import PublicTree
+from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
+from pokerbot.models.bayes.slots import SlotIndex
+from pokerbot.strategies.bayes.bridge import TreeBridge
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.profile import policy_from_profile, profile_from_policy
+from pokerbot.strategies.solvers.rnr import data_biased_response, restricted_nash_response
+from pokerbot.strategies.solvers.tree import PublicTree
 
 
 @dataclass(frozen=True)

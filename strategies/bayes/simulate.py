@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from protocol.infosets import cards_text
-from models.bayes.records import Decision, HandRecord, candidate_hands
-from strategies.solvers.payoffs import deal_probability
-from strategies.solvers.tree import CHANCE, DECISION, PublicTree
+from pokerbot.protocol.infosets import cards_text
+from pokerbot.models.bayes.records import Decision, HandRecord, candidate_hands
+from pokerbot.strategies.solvers.payoffs import deal_probability
+from pokerbot.strategies.solvers.tree import CHANCE, DECISION, PublicTree
 
 
 @dataclass(frozen=True)

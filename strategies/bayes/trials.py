@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strategies.bayes.learners import Evaluate, Learner
-from strategies.bayes.responses import ResponseSolver
-from strategies.bayes.simulate import TreeSimulator
+from pokerbot.strategies.bayes.learners import Evaluate, Learner
+from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.bayes.simulate import TreeSimulator
 
 
 class ProfileEvaluator:

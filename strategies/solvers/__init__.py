@@ -20,30 +20,30 @@ The pieces, bottom up:
 Amounts are chips (per hand for values and exploitability).
 """
 
-from strategies.solvers.cfr import CFR, DCFR, CFRPlus, Solver
-from strategies.solvers.equilibria import EQUILIBRIUM_GAMES, equilibrium_policy, has_equilibrium
-from strategies.solvers.errors import (
+from pokerbot.strategies.solvers.cfr import CFR, DCFR, CFRPlus, Solver
+from pokerbot.strategies.solvers.equilibria import EQUILIBRIUM_GAMES, equilibrium_policy, has_equilibrium
+from pokerbot.strategies.solvers.errors import (
     NoEquilibriumError,
     PolicyError,
     PolicyGameMismatchError,
     SolverError,
     UnsupportedGameError,
 )
-from strategies.solvers.exploitability import ExploitabilityReport, evaluate, exploitability, nash_conv
-from protocol.infosets import infoset_key
-from strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
-from strategies.solvers.player import PolicyStrategy
-from strategies.solvers.policy import Policy, PolicyDistance, compare, mix
-from strategies.solvers.profile import mix_strategies, policy_from_profile, profile_from_policy, uniform_policy
-from strategies.solvers.rnr import (
+from pokerbot.strategies.solvers.exploitability import ExploitabilityReport, evaluate, exploitability, nash_conv
+from pokerbot.protocol.infosets import infoset_key
+from pokerbot.strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from pokerbot.strategies.solvers.player import PolicyStrategy
+from pokerbot.strategies.solvers.policy import Policy, PolicyDistance, compare, mix
+from pokerbot.strategies.solvers.profile import mix_strategies, policy_from_profile, profile_from_policy, uniform_policy
+from pokerbot.strategies.solvers.rnr import (
     RestrictedResponse,
     confidence_from_counts,
     data_biased_response,
     mc_restricted_nash_response,
     restricted_nash_response,
 )
-from strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult, make_solver, solve
-from strategies.solvers.tree import PublicTree, TreeLimits, build_tree
+from pokerbot.strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult, make_solver, solve
+from pokerbot.strategies.solvers.tree import PublicTree, TreeLimits, build_tree
 
 __all__ = [
     "ALGORITHMS",

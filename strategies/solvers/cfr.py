@@ -1,11 +1,11 @@
 """Regret-minimising solvers over a public tree, vectorised over private hands.
 
 :class:`Solver` is the base of every solver here (full width, and the Monte-Carlo ones in
-:mod:`strategies.solvers.mccfr`): tables of accumulated regrets and cumulative strategy
+:mod:`pokerbot.strategies.solvers.mccfr`): tables of accumulated regrets and cumulative strategy
 ``[node, hand]``, an :class:`~strategies.solvers.rules.UpdateRule`, the average and current
 profiles, and an optional :class:`~strategies.solvers.restriction.Restriction` (restricted
 Nash responses). Every iteration walks the flattened public tree
-(:mod:`strategies.solvers.engine`) once per updated player, with reach and value vectors
+(:mod:`pokerbot.strategies.solvers.engine`) once per updated player, with reach and value vectors
 over all hands at once (card removal is in the terminal payoff tables).
 
 Full-width solvers (exact counterfactual regrets every iteration):
@@ -26,13 +26,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from strategies.solvers.engine import Engine
-from strategies.solvers.exploitability import ExploitabilityReport, evaluate_profile
-from strategies.solvers.policy import Policy
-from strategies.solvers.profile import policy_from_profile
-from strategies.solvers.restriction import Restriction
-from strategies.solvers.rules import UpdateRule, get_rule
-from strategies.solvers.tree import PublicTree
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.exploitability import ExploitabilityReport, evaluate_profile
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.profile import policy_from_profile
+from pokerbot.strategies.solvers.restriction import Restriction
+from pokerbot.strategies.solvers.rules import UpdateRule, get_rule
+from pokerbot.strategies.solvers.tree import PublicTree
 
 
 class Solver:

@@ -26,7 +26,7 @@ from string import ascii_lowercase
 
 import numpy as np
 
-from strategies.solvers.tree import DECISION, TERMINAL, PublicTree
+from pokerbot.strategies.solvers.tree import DECISION, TERMINAL, PublicTree
 
 
 @dataclass(frozen=True, eq=False)

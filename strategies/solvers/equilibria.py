@@ -1,6 +1,6 @@
 """Precomputed equilibrium policies shipped as package data (``data/<game>.json``).
 
-The files are made by :mod:`strategies.solvers.make_equilibria` (command, algorithm and
+The files are made by :mod:`pokerbot.strategies.solvers.make_equilibria` (command, algorithm and
 iterations are in its docstring and in each file's ``meta``) and loaded lazily, once per
 process, by :func:`equilibrium_policy`.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from protocol.game import BUILTIN_GAMES, Game, load_game
-from strategies.solvers.errors import NoEquilibriumError
-from strategies.solvers.policy import Policy
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
+from pokerbot.strategies.solvers.errors import NoEquilibriumError
+from pokerbot.strategies.solvers.policy import Policy
 
 EQUILIBRIUM_GAMES: tuple[str, ...] = ("kuhn", "leduc", "kuhn3p")
 """Built-in games with a shipped equilibrium policy."""
@@ -40,12 +40,12 @@ def has_equilibrium(game: Game | str) -> bool:
 
 @cache
 def _load(name: str) -> Policy:
-    path = resources.files("strategies.solvers").joinpath("data", data_file_name(name))
+    path = resources.files("pokerbot.strategies.solvers").joinpath("data", data_file_name(name))
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise NoEquilibriumError(
-            f"the equilibrium file for {name!r} is missing: run python -m strategies.solvers.make_equilibria"
+            f"the equilibrium file for {name!r} is missing: run python -m pokerbot.strategies.solvers.make_equilibria"
         ) from None
     return Policy.loads(text, load_game(name), source=f"strategies/solvers/data/{data_file_name(name)}")
 

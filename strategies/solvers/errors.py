@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 class SolverError(ValueError):
-    """Base class of every error raised by :mod:`strategies.solvers`."""
+    """Base class of every error raised by :mod:`pokerbot.strategies.solvers`."""
 
 
 class UnsupportedGameError(SolverError):

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from itertools import product
 
-from protocol.game import Game, load_game
-from strategies.solvers.policy import Policy
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.solvers.policy import Policy
 
 JACK, QUEEN, KING = "Qs", "Ks", "As"
 """The paper's cards as ACPC card strings of the ``kuhn`` game."""

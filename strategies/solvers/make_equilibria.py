@@ -2,7 +2,7 @@
 
 Reproduce them with::
 
-    python -m strategies.solvers.make_equilibria
+    python -m pokerbot.strategies.solvers.make_equilibria
 
 which solves, deterministically (no sampling):
 
@@ -25,10 +25,10 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from protocol.game import load_game
-from strategies.solvers.equilibria import EQUILIBRIUM_GAMES, data_file_name
-from strategies.solvers.policy import Policy
-from strategies.solvers.solve import solve
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.solvers.equilibria import EQUILIBRIUM_GAMES, data_file_name
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.solve import solve
 
 RECIPES: dict[str, tuple[str, int]] = {
     "kuhn": ("cfr+", 20_000),
@@ -45,7 +45,7 @@ def make(name: str, out_dir: Path) -> Path:
     result = solve(load_game(name), algorithm, iterations=iterations, checkpoints=2)
     policy = result.policy
     meta = {key: value for key, value in policy.meta.items() if key not in ("seconds", "seed")}
-    meta.update(game=name, made_by="python -m strategies.solvers.make_equilibria")
+    meta.update(game=name, made_by="python -m pokerbot.strategies.solvers.make_equilibria")
     entries = {key: (policy.actions(key), policy.probabilities(key)) for key in policy}
     path = out_dir / data_file_name(name)
     Policy.from_arrays(policy.game, entries, meta).save(path)

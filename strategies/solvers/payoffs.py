@@ -14,9 +14,9 @@ from math import comb, prod
 
 import numpy as np
 
-from protocol.cards import Card
-from protocol.game import Game
-from protocol.hand import HandState
+from pokerbot.protocol.cards import Card
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
 
 
 def hand_bitmasks(hands: Sequence[tuple[Card, ...]]) -> np.ndarray:

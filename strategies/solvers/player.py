@@ -9,12 +9,12 @@ uniformly among the legal actions; :attr:`PolicyStrategy.misses` counts such dec
 
 from __future__ import annotations
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.game import Game
-from protocol.wire import MatchState
-from strategies.base import Strategy
-from protocol.infosets import infoset_key
-from strategies.solvers.policy import Policy, check_game
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.protocol.infosets import infoset_key
+from pokerbot.strategies.solvers.policy import Policy, check_game
 
 
 class PolicyStrategy(Strategy):

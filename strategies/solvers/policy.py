@@ -1,7 +1,7 @@
 """Tabular policies: per information set, probabilities over the legal actions.
 
 A :class:`Policy` maps an information-set key (ACPC notation, see
-:mod:`protocol.infosets`, e.g. ``Qh/Kh:rc/r``) to a probability for each legal action,
+:mod:`pokerbot.protocol.infosets`, e.g. ``Qh/Kh:rc/r``) to a probability for each legal action,
 in the order fold, call, raise. It is bound to one game: it embeds the game definition and
 refuses to be used with another game. Policies are immutable values.
 
@@ -32,9 +32,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from protocol.errors import GameDefinitionError
-from protocol.game import Game, format_game, parse_game
-from strategies.solvers.errors import PolicyError, PolicyGameMismatchError
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import Game, format_game, parse_game
+from pokerbot.strategies.solvers.errors import PolicyError, PolicyGameMismatchError
 
 SCHEMA = "pokerbot.policy/1"
 """The ``schema`` value of policy files this module reads and writes."""

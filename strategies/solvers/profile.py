@@ -1,6 +1,6 @@
 """Conversions between :class:`~strategies.solvers.policy.Policy` objects and profile arrays.
 
-A profile array ``sigma[node, hand]`` (see :mod:`strategies.solvers.engine`) is what the
+A profile array ``sigma[node, hand]`` (see :mod:`pokerbot.strategies.solvers.engine`) is what the
 solvers and the best-response code compute with; a policy is what is saved, loaded, mixed
 and played. Information sets whose hand clashes with the board do not exist and are never
 written to a policy.
@@ -13,11 +13,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from protocol.game import Game
-from strategies.solvers.engine import Engine
-from strategies.solvers.errors import PolicyError
-from strategies.solvers.policy import Policy, check_game
-from strategies.solvers.tree import PublicTree, build_tree
+from pokerbot.protocol.game import Game
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.errors import PolicyError
+from pokerbot.strategies.solvers.policy import Policy, check_game
+from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 
 def as_tree(game_or_tree: Game | PublicTree) -> PublicTree:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.solvers.engine import Engine
-from strategies.solvers.errors import SolverError
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.errors import SolverError
 
 
 class Restriction:

@@ -28,15 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from protocol.game import Game
-from strategies.solvers.engine import Engine
-from strategies.solvers.errors import SolverError
-from strategies.solvers.exploitability import evaluate_profile
-from strategies.solvers.policy import Policy, check_game
-from strategies.solvers.profile import as_tree, policy_from_profile, profile_from_policy
-from strategies.solvers.restriction import InfosetRestriction, Restriction, RootRestriction
-from strategies.solvers.solve import make_solver
-from strategies.solvers.tree import PublicTree
+from pokerbot.protocol.game import Game
+from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.errors import SolverError
+from pokerbot.strategies.solvers.exploitability import evaluate_profile
+from pokerbot.strategies.solvers.policy import Policy, check_game
+from pokerbot.strategies.solvers.profile import as_tree, policy_from_profile, profile_from_policy
+from pokerbot.strategies.solvers.restriction import InfosetRestriction, Restriction, RootRestriction
+from pokerbot.strategies.solvers.solve import make_solver
+from pokerbot.strategies.solvers.tree import PublicTree
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strategies.solvers.errors import SolverError
+from pokerbot.strategies.solvers.errors import SolverError
 
 
 @dataclass(frozen=True)

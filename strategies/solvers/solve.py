@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game import Game
-from strategies.solvers.cfr import CFR, DCFR, CFRPlus, Solver
-from strategies.solvers.errors import SolverError
-from strategies.solvers.exploitability import ExploitabilityReport
-from strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
-from strategies.solvers.policy import Policy
-from strategies.solvers.profile import as_tree
-from strategies.solvers.tree import PublicTree
+from pokerbot.protocol.game import Game
+from pokerbot.strategies.solvers.cfr import CFR, DCFR, CFRPlus, Solver
+from pokerbot.strategies.solvers.errors import SolverError
+from pokerbot.strategies.solvers.exploitability import ExploitabilityReport
+from pokerbot.strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from pokerbot.strategies.solvers.policy import Policy
+from pokerbot.strategies.solvers.profile import as_tree
+from pokerbot.strategies.solvers.tree import PublicTree
 
 ALGORITHMS: dict[str, type[Solver]] = {
     "cfr": CFR,

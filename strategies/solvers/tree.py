@@ -4,7 +4,7 @@ Solvers work on the *public tree*: one node per public state (the betting so far
 board cards dealt), never per deal. Private cards are handled by vectors over each player's
 possible hole-card *hands* (every combination of ``numHoleCards`` cards of the deck), so an
 information set is a pair (decision node, hand of the player to act): see
-:mod:`protocol.infosets` for its ACPC key, e.g. ``Qh/Kh:rc/r``.
+:mod:`pokerbot.protocol.infosets` for its ACPC key, e.g. ``Qh/Kh:rc/r``.
 
 The tree is built once by walking :class:`protocol.hand.HandState` (so legality, round
 ends, all-in run-outs and payoffs are the dealer's rules) and then stored as arrays:
@@ -37,13 +37,13 @@ from math import comb
 
 import numpy as np
 
-from protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from protocol.cards import Card
-from protocol.game import Game
-from protocol.hand import HandState
-from strategies.solvers.errors import UnsupportedGameError
-from protocol.infosets import cards_text, public_suffix
-from strategies.solvers.payoffs import hand_bitmasks, terminal_utilities
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.cards import Card
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.solvers.errors import UnsupportedGameError
+from pokerbot.protocol.infosets import cards_text, public_suffix
+from pokerbot.strategies.solvers.payoffs import hand_bitmasks, terminal_utilities
 
 DECISION, CHANCE, TERMINAL = 0, 1, 2
 """Values of :attr:`PublicTree.kind`."""

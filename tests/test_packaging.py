@@ -1,0 +1,62 @@
+"""One import namespace: the four folders install as ``pokerbot.*`` and nothing else is top level."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_FOLDERS = ("protocol", "models", "strategies", "bot")
+OLD_IMPORT = re.compile(r"^\s*(from|import) (protocol|models|strategies|bot)\b", re.M)
+
+
+def test_every_package_folder_is_listed_in_pyproject():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    on_disk = {
+        "pokerbot." + ".".join(init.parent.relative_to(ROOT).parts)
+        for folder in PACKAGE_FOLDERS
+        for init in (ROOT / folder).rglob("__init__.py")
+    }
+    assert on_disk == listed
+
+
+def test_no_module_imports_the_old_top_level_names():
+    offenders = []
+    for folder in (*PACKAGE_FOLDERS, "tests", "benchmarks"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if OLD_IMPORT.search(path.read_text()):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+def test_users_own_models_and_protocol_modules_do_not_clash(tmp_path):
+    (tmp_path / "models.py").write_text("WHO = 'the user'\n")
+    (tmp_path / "protocol.py").write_text("WHO = 'the user too'\n")
+    code = (
+        "import pokerbot.protocol, pokerbot.models, models, protocol;"
+        "print(models.WHO, '|', protocol.WHO, '|', pokerbot.protocol.load_game('kuhn').num_players)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "the user | the user too | 2"
+
+
+@pytest.mark.slow
+def test_the_wheel_has_one_top_level_package(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("pokerbot-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top_level == {"pokerbot"}
+    assert "pokerbot/protocol/games/kuhn.game" in names
+    assert any(name.startswith("pokerbot/models/data/") and name.endswith(".prior") for name in names)
