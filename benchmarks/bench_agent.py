@@ -81,8 +81,10 @@ def timing(game: Game, hands: int, budget: float, opponent: str, seed: int) -> N
         depth = statistics.median([r[3] for r in searched]) if searched else 0
         complete = sum(r[4] for r in searched) / len(searched) if searched else 1.0
         rate = nodes / spent if spent else 0.0
-        print(f"{STREETS[street]:<9} {len(records):>9}  {statistics.median(seconds):8.4f}  {_p95(seconds):8.4f}"
-              f"  {max(seconds):8.4f}  {depth:>5}  {complete:8.2f}  {rate:8.0f}")
+        print(
+            f"{STREETS[street]:<9} {len(records):>9}  {statistics.median(seconds):8.4f}  {_p95(seconds):8.4f}"
+            f"  {max(seconds):8.4f}  {depth:>5}  {complete:8.2f}  {rate:8.0f}"
+        )
 
 
 def matches(game: Game, game_name: str, opponents: list[str], hands: int, budget: float, seed: int) -> None:
@@ -95,14 +97,25 @@ def matches(game: Game, game_name: str, opponents: list[str], hands: int, budget
 
     registry.register(StrategyInfo(name="miximax", factory=factory, summary="bench"))
     for opponent in opponents:
-        plan = make_plan(game, game_name, hands, seed, ["miximax", opponent], registry, duplicate=True,
-                         in_process=True, match_name=f"bench-miximax-{opponent}")
+        plan = make_plan(
+            game,
+            game_name,
+            hands,
+            seed,
+            ["miximax", opponent],
+            registry,
+            duplicate=True,
+            in_process=True,
+            match_name=f"bench-miximax-{opponent}",
+        )
         start = time.monotonic()
         outcomes = play_plan(plan, registry)
         stats = match_stats([o.per_hand_values for o in outcomes], plan.names, game.big_blind)
         mine = next(s for s in stats if s.name == "miximax")
-        print(f"miximax vs {opponent}: {mine.mbb_per_hand:+.0f} mbb/hand ± {mine.mbb_ci95:.0f} (95 % CI), "
-              f"{hands} deals duplicate, seed {seed}, budget {budget} s, {time.monotonic() - start:.0f} s")
+        print(
+            f"miximax vs {opponent}: {mine.mbb_per_hand:+.0f} mbb/hand ± {mine.mbb_ci95:.0f} (95 % CI), "
+            f"{hands} deals duplicate, seed {seed}, budget {budget} s, {time.monotonic() - start:.0f} s"
+        )
 
 
 def main() -> None:
@@ -121,8 +134,9 @@ def main() -> None:
     if args.hands > 0:
         timing(game, args.hands, args.budget, args.opponent, args.seed)
     if args.match:
-        matches(game, args.game, [o for o in args.match.split(",") if o], args.match_hands, args.match_budget,
-                args.seed)
+        matches(
+            game, args.game, [o for o in args.match.split(",") if o], args.match_hands, args.match_budget, args.seed
+        )
 
 
 if __name__ == "__main__":

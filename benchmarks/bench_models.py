@@ -91,13 +91,14 @@ def main() -> None:
     game = load_game(args.game)
     matches = {name: play_views(game, "tight-aggressive", name, args.hands, 1) for name in OPPONENTS}
     learn_views = matches["tight-aggressive"]
-    contexts = [row.x for views in matches.values() for view in views
-                for row in action_rows(view.state, view.position)]
+    contexts = [row.x for views in matches.values() for view in views for row in action_rows(view.state, view.position)]
     updates = [update_ms(args.game, learn_views) for _ in range(args.repeats)]
     peak_kb, pickled = model_size(args.game, learn_views)
     rates = [prediction_rates(args.game, learn_views, contexts) for _ in range(args.repeats)]
-    table = Table(title=f"opponent models, {args.game}: {len(contexts):,} contexts, "
-                        f"{len(learn_views)} hands learnt, median of {args.repeats}")
+    table = Table(
+        title=f"opponent models, {args.game}: {len(contexts):,} contexts, "
+        f"{len(learn_views)} hands learnt, median of {args.repeats}"
+    )
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target", justify="right")

@@ -42,8 +42,14 @@ async def measure(game_name: str, hands: int, strategy: str, seed: int, quiet: b
     ports_ready: asyncio.Future[list[int]] = loop.create_future()
     with tempfile.TemporaryDirectory() as folder:
         config = DealerConfig(
-            match_name="bench", game=game, hands=hands, seed=seed, names=["p1", "p2"],
-            quiet=quiet, output_dir=Path(folder), start_timeout_ms=60_000,
+            match_name="bench",
+            game=game,
+            hands=hands,
+            seed=seed,
+            names=["p1", "p2"],
+            quiet=quiet,
+            output_dir=Path(folder),
+            start_timeout_ms=60_000,
         )
         started = time.perf_counter()
         dealer = asyncio.create_task(
@@ -52,8 +58,20 @@ async def measure(game_name: str, hands: int, strategy: str, seed: int, quiet: b
         ports = await ports_ready
         clients = [
             subprocess.Popen(
-                [*_play_command(), "play", "--port", str(port), "--game", game_name, "--strategy", strategy,
-                 "--seed", str(seat), "--log-format", "json"],
+                [
+                    *_play_command(),
+                    "play",
+                    "--port",
+                    str(port),
+                    "--game",
+                    game_name,
+                    "--strategy",
+                    strategy,
+                    "--seed",
+                    str(seat),
+                    "--log-format",
+                    "json",
+                ],
                 stdout=subprocess.DEVNULL,
             )
             for seat, port in enumerate(ports)

@@ -56,8 +56,11 @@ def main() -> None:
     a, b = per_deal(args.first, args.player_prefix, game), per_deal(args.second, args.player_prefix, game)
     deals = sorted(set(a) & set(b))
     scale = 1000.0 / game.big_blind
-    for label, series in (("A", [a[d] for d in deals]), ("B", [b[d] for d in deals]),
-                          ("A - B", [a[d] - b[d] for d in deals])):
+    for label, series in (
+        ("A", [a[d] for d in deals]),
+        ("B", [b[d] for d in deals]),
+        ("A - B", [a[d] - b[d] for d in deals]),
+    ):
         mean, half = mean_and_interval(series)
         print(f"{label:6s} {mean * scale:+10.0f} +- {half * scale:.0f} mbb/hand ({len(deals)} deals)")
 

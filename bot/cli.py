@@ -12,8 +12,8 @@ import typer
 from pokerbot.bot.dealer_cli import DEALER_CONTEXT, dealer
 from pokerbot.bot.game_cli import game_app
 from pokerbot.bot.log_cli import log_app
-from pokerbot.bot.model_experiment_cli import experiment_app
 from pokerbot.bot.match_cli import MATCH_CONTEXT_SETTINGS, match_command
+from pokerbot.bot.model_experiment_cli import experiment_app
 from pokerbot.bot.play_cli import play
 from pokerbot.bot.prior_cli import train_prior
 from pokerbot.bot.small_experiments import experiment_kuhn, experiment_leduc

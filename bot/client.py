@@ -127,7 +127,9 @@ class DecisionClock:
 class _Call:
     """One call handed to the worker thread, and how its outcome gets back to the loop."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, function: Callable[[], Any], on_done: Callable[[], None]) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, function: Callable[[], Any], on_done: Callable[[], None]
+    ) -> None:
         self.loop = loop
         self.function = function
         self.on_done = on_done
@@ -243,7 +245,11 @@ class _Player:
     """Plays one connection: reads states, decides, replies, observes."""
 
     def __init__(
-        self, connection: LineConnection, game: Game, strategy: Strategy, clock: DecisionClock,
+        self,
+        connection: LineConnection,
+        game: Game,
+        strategy: Strategy,
+        clock: DecisionClock,
         log: structlog.typing.FilteringBoundLogger,
     ) -> None:
         self.connection = connection
@@ -318,9 +324,7 @@ class _Player:
         if hard <= 0:
             return self._fallback(view, "no time left under the ACPC limits")
         try:
-            action = await self.worker.run(
-                self.strategy.decide, view, time.monotonic() + soft, timeout=hard
-            )
+            action = await self.worker.run(self.strategy.decide, view, time.monotonic() + soft, timeout=hard)
         except StrategyBusyError as problem:
             return self._fallback(view, str(problem))
         except TimeoutError:
@@ -335,8 +339,11 @@ class _Player:
         self.fallbacks += 1
         action = safe_action(view)
         self.log.warning(
-            "fallback", hand=view.hand_number, betting=view.state.betting_string(),
-            action=str(action), reason=reason,
+            "fallback",
+            hand=view.hand_number,
+            betting=view.state.betting_string(),
+            action=str(action),
+            reason=reason,
         )
         return action
 
@@ -369,7 +376,11 @@ def client_logger() -> Any:
 
 
 async def connect(
-    host: str, port: int, *, websocket_url: str | None = None, token: str | None = None,
+    host: str,
+    port: int,
+    *,
+    websocket_url: str | None = None,
+    token: str | None = None,
     connect_timeout: float = 10.0,
 ) -> LineConnection:
     """Connect to a dealer seat, retrying with back-off for up to ``connect_timeout`` seconds.
@@ -424,9 +435,7 @@ async def play_match(
     limits (default: the reference defaults). Raises :class:`DealerConnectionError` when the
     dealer cannot be reached; every other problem ends up in :attr:`ClientResult.error`.
     """
-    connection = await connect(
-        host, port, websocket_url=websocket_url, token=token, connect_timeout=connect_timeout
-    )
+    connection = await connect(host, port, websocket_url=websocket_url, token=token, connect_timeout=connect_timeout)
     log = client_logger().bind(dealer=websocket_url or f"{host}:{port}")
     log.info("connected", strategy=strategy.name)
     clock = DecisionClock(limits, time_per_action)
@@ -441,6 +450,11 @@ async def play_match(
 
 
 __all__ = [
-    "ClientResult", "DealerConnectionError", "DecisionClock", "StrategyBusyError",
-    "StrategyWorker", "connect", "play_match",
+    "ClientResult",
+    "DealerConnectionError",
+    "DecisionClock",
+    "StrategyBusyError",
+    "StrategyWorker",
+    "connect",
+    "play_match",
 ]

@@ -149,8 +149,13 @@ class _Match:
         self.config = config
         self.on_hand = on_hand
         self.session = DealerSession(
-            config.game, config.hands, config.seed, config.names,
-            fixed_seats=config.fixed_seats, max_invalid=config.max_invalid, limits=config.limits,
+            config.game,
+            config.hands,
+            config.seed,
+            config.names,
+            fixed_seats=config.fixed_seats,
+            max_invalid=config.max_invalid,
+            limits=config.limits,
         )
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
@@ -356,8 +361,10 @@ class _Match:
         try:
             # Writing cannot block while every buffer is far below its high-water mark:
             # the timer guarding against a seat that stopped reading is then not needed.
-            deadline = None if not any(c is None or c.backlogged for c in connections) else (
-                asyncio.get_running_loop().time() + self.config.t_response_ms / 1000
+            deadline = (
+                None
+                if not any(c is None or c.backlogged for c in connections)
+                else (asyncio.get_running_loop().time() + self.config.t_response_ms / 1000)
             )
             async with asyncio.timeout_at(deadline):
                 for seat, connection in zip(order, connections):
@@ -401,11 +408,13 @@ class _Match:
         path = config.log_path
         path.parent.mkdir(parents=True, exist_ok=True)
         self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
-        label = config.game_label or next(
-            (name for name in BUILTIN_GAMES if load_game(name) == config.game), "custom"
-        )
+        label = config.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == config.game), "custom")
         header = log_header(
-            config.match_name, label, config.hands, config.seed, config.limits,
+            config.match_name,
+            label,
+            config.hands,
+            config.seed,
+            config.limits,
             start_timeout_ms=config.start_timeout_ms,
         )
         self.log.write("".join(f"{line}\n" for line in header))

@@ -85,12 +85,26 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
         raise _UsageError(f"game {args.game!r}: {error}") from None
     try:
         return DealerConfig(
-            match_name=args.match_name, game=game, game_label=args.game, hands=args.hands,
-            seed=args.seed, names=args.names, fixed_seats=args.fixed_seats, ports=args.ports,
-            host=args.host, quiet=args.quiet, write_log=args.log, append_log=args.append,
-            output_dir=args.out, t_response_ms=args.t_response, t_hand_ms=args.t_hand,
-            t_per_hand_ms=args.t_per_hand, start_timeout_ms=args.start_timeout,
-            websocket=args.ws, token=args.token, max_invalid=args.max_invalid,
+            match_name=args.match_name,
+            game=game,
+            game_label=args.game,
+            hands=args.hands,
+            seed=args.seed,
+            names=args.names,
+            fixed_seats=args.fixed_seats,
+            ports=args.ports,
+            host=args.host,
+            quiet=args.quiet,
+            write_log=args.log,
+            append_log=args.append,
+            output_dir=args.out,
+            t_response_ms=args.t_response,
+            t_hand_ms=args.t_hand,
+            t_per_hand_ms=args.t_per_hand,
+            start_timeout_ms=args.start_timeout,
+            websocket=args.ws,
+            token=args.token,
+            max_invalid=args.max_invalid,
         )
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}" for e in error.errors())

@@ -112,8 +112,14 @@ def _repair(state: HandState, action: object) -> Action:
     return CALL
 
 
-def _play_hand(state: HandState, hand_number: int, players: Sequence[Strategy], names: Sequence[str],
-               illegal: dict[str, int], seconds_per_action: float) -> None:
+def _play_hand(
+    state: HandState,
+    hand_number: int,
+    players: Sequence[Strategy],
+    names: Sequence[str],
+    illegal: dict[str, int],
+    seconds_per_action: float,
+) -> None:
     """Play ``state`` to its end; ``players`` and ``names`` are by position. Illegal actions
     are repaired and counted in ``illegal``; a strategy's exception becomes MatchError."""
     monotonic = time.monotonic
@@ -165,8 +171,7 @@ def run_inprocess_match(
     illegal = dict.fromkeys(names, 0)
     per_hand: list[dict[str, float]] = []
     observers = [
-        (seat, strategy) for seat, strategy in enumerate(strategies)
-        if type(strategy).observe is not Strategy.observe
+        (seat, strategy) for seat, strategy in enumerate(strategies) if type(strategy).observe is not Strategy.observe
     ]
     with ExitStack() as stack:
         log: TextIO | None = None
@@ -179,8 +184,14 @@ def run_inprocess_match(
             seat_of = [(p + shift) % n for p in range(n)]
             deal = dealer.deal()
             state = HandState(game, deal.hole_cards, deal.board_cards)
-            _play_hand(state, hand_number, [strategies[s] for s in seat_of], [names[s] for s in seat_of],
-                       illegal, seconds_per_action)
+            _play_hand(
+                state,
+                hand_number,
+                [strategies[s] for s in seat_of],
+                [names[s] for s in seat_of],
+                illegal,
+                seconds_per_action,
+            )
             for seat, strategy in observers:
                 position = (seat - shift) % n
                 try:
@@ -247,10 +258,20 @@ async def run_loopback_match_async(
             ports_ready.set_result(list(ports))
 
     config = DealerConfig(
-        match_name=match_name, game=game, hands=hands, seed=seed, names=list(names),
-        fixed_seats=fixed_seats, host=host, quiet=True, write_log=True, output_dir=output_dir,
-        t_response_ms=limits.t_response_ms, t_hand_ms=limits.t_hand_ms,
-        t_per_hand_ms=limits.t_per_hand_ms, game_label=game_name,
+        match_name=match_name,
+        game=game,
+        hands=hands,
+        seed=seed,
+        names=list(names),
+        fixed_seats=fixed_seats,
+        host=host,
+        quiet=True,
+        write_log=True,
+        output_dir=output_dir,
+        t_response_ms=limits.t_response_ms,
+        t_hand_ms=limits.t_hand_ms,
+        t_per_hand_ms=limits.t_per_hand_ms,
+        game_label=game_name,
     )
     dealer = asyncio.create_task(
         serve_match(config, on_ports=lambda ports: loop.call_soon_threadsafe(set_ports, ports), on_hand=on_hand)
@@ -318,8 +339,17 @@ def run_loopback_match(
     """:func:`run_loopback_match_async` in a new event loop (same arguments)."""
     return asyncio.run(
         run_loopback_match_async(
-            game, hands, seed, strategies, names, fixed_seats=fixed_seats, on_hand=on_hand,
-            output_dir=output_dir, match_name=match_name, game_name=game_name, limits=limits,
+            game,
+            hands,
+            seed,
+            strategies,
+            names,
+            fixed_seats=fixed_seats,
+            on_hand=on_hand,
+            output_dir=output_dir,
+            match_name=match_name,
+            game_name=game_name,
+            limits=limits,
         )
     )
 
@@ -372,13 +402,20 @@ def make_plan(
     if duplicate and game.num_players != 2:
         raise MatchConfigError(f"--duplicate needs a 2-player game, {game_name} has {game.num_players}")
     return MatchPlan(
-        game, game_name, hands, seed, tuple(strategies), duplicate=duplicate, in_process=in_process,
-        fixed_seats=fixed_seats, output_dir=output_dir, match_name=match_name,
+        game,
+        game_name,
+        hands,
+        seed,
+        tuple(strategies),
+        duplicate=duplicate,
+        in_process=in_process,
+        fixed_seats=fixed_seats,
+        output_dir=output_dir,
+        match_name=match_name,
     )
 
 
-def play_plan(plan: MatchPlan, registry: StrategyRegistry,
-              on_hand: HandCallback | None = None) -> list[MatchOutcome]:
+def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback | None = None) -> list[MatchOutcome]:
     """Play ``plan``: one outcome, or two for a duplicate match (second: seats exchanged)."""
     plan.output_dir.mkdir(parents=True, exist_ok=True)
     seatings = [(list(plan.strategies), plan.names, plan.match_name)]
@@ -392,13 +429,28 @@ def play_plan(plan: MatchPlan, registry: StrategyRegistry,
         ]
         if plan.in_process:
             outcome = run_inprocess_match(
-                plan.game, plan.hands, plan.seed, strategies, names, plan.fixed_seats, on_hand,
-                plan.output_dir / f"{match_name}.log", match_name=match_name, game_name=plan.game_name,
+                plan.game,
+                plan.hands,
+                plan.seed,
+                strategies,
+                names,
+                plan.fixed_seats,
+                on_hand,
+                plan.output_dir / f"{match_name}.log",
+                match_name=match_name,
+                game_name=plan.game_name,
             )
         else:
             outcome = run_loopback_match(
-                plan.game, plan.hands, plan.seed, strategies, names, fixed_seats=plan.fixed_seats,
-                on_hand=on_hand, output_dir=plan.output_dir, match_name=match_name,
+                plan.game,
+                plan.hands,
+                plan.seed,
+                strategies,
+                names,
+                fixed_seats=plan.fixed_seats,
+                on_hand=on_hand,
+                output_dir=plan.output_dir,
+                match_name=match_name,
                 game_name=plan.game_name,
             )
         outcomes.append(outcome)

@@ -42,7 +42,9 @@ def match_command(
     hands: int = typer.Option(1000, "--hands", "-n", help="Hands to play (deals, in duplicate mode)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Dealing seed (0..2**32-1); strategies' seeds derive from it."),
     players: list[str] | None = typer.Option(
-        None, "--players", "-p",
+        None,
+        "--players",
+        "-p",
         help=f"Strategy of each seat: --players A B ... (default: the game's strongest, e.g. miximax:0.02 "
         f"in heads-up hold'em, then {DEFAULT_OPPONENT}).",
     ),
@@ -61,8 +63,17 @@ def match_command(
         game_definition = load_game(game)
         strategy_names = _players(players, ctx.args, game_definition)
         plan = make_plan(
-            game_definition, game, hands, seed, strategy_names, registry, duplicate=duplicate,
-            in_process=in_process, fixed_seats=fixed_seats, output_dir=out, match_name=name,
+            game_definition,
+            game,
+            hands,
+            seed,
+            strategy_names,
+            registry,
+            duplicate=duplicate,
+            in_process=in_process,
+            fixed_seats=fixed_seats,
+            output_dir=out,
+            match_name=name,
         )
     except (GameDefinitionError, UnknownStrategyError, MatchConfigError) as error:
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
@@ -127,8 +138,13 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
     if small:
         table.add_column("chips/hand", justify="right")
     for player, strategy in zip(stats, plan.strategies, strict=True):
-        row = [player.name, strategy, _fmt(player.total, 1 if player.total % 1 else 0),
-               _fmt(player.mbb_per_hand), f"± {_fmt(player.mbb_ci95)}"]
+        row = [
+            player.name,
+            strategy,
+            _fmt(player.total, 1 if player.total % 1 else 0),
+            _fmt(player.mbb_per_hand),
+            f"± {_fmt(player.mbb_ci95)}",
+        ]
         if small:
             row.append(f"{_fmt(player.mean, 3)} ± {_fmt(player.ci95, 3)}")
         table.add_row(*row)
@@ -139,8 +155,9 @@ def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def _report(plan: MatchPlan, outcomes: Sequence[MatchOutcome], stats: Sequence[PlayerStats],
-            elapsed: float, plot: Path) -> dict[str, Any]:
+def _report(
+    plan: MatchPlan, outcomes: Sequence[MatchOutcome], stats: Sequence[PlayerStats], elapsed: float, plot: Path
+) -> dict[str, Any]:
     """Every figure of the match, JSON-ready (chips, mbb/hand, seconds; nan becomes null)."""
     return {
         "game": plan.game_name,

@@ -81,9 +81,17 @@ def play_views(game: Game, hero: str, opponent: str, hands: int, seed: int) -> l
     return recorder.views
 
 
-def run_model_learning(game: Game, opponent: str, hands: int, every: int, seed: int,
-                       hero: str = HERO, prior: Prior | None = None, config: ModelConfig | None = None,
-                       strength_config: ModelConfig | None = None) -> Report:
+def run_model_learning(
+    game: Game,
+    opponent: str,
+    hands: int,
+    every: int,
+    seed: int,
+    hero: str = HERO,
+    prior: Prior | None = None,
+    config: ModelConfig | None = None,
+    strength_config: ModelConfig | None = None,
+) -> Report:
     """Play the match and score the prior-only and adapting models (module docstring);
     ``config`` and ``strength_config`` default to each model's default configuration."""
     if prior is None:
@@ -105,21 +113,43 @@ def _fmt(value: float | int | None, digits: int = 3) -> str:
 
 def _table(report: Report, title: str) -> Table:
     table = Table(title=title, caption="P: the prior alone, A: adapting. Losses are quadratic (lower is better).")
-    for column in ("hands", "decisions", "action loss P", "action loss A", "accuracy P", "accuracy A",
-                   "showdowns", "strength loss P", "strength loss A"):
+    for column in (
+        "hands",
+        "decisions",
+        "action loss P",
+        "action loss A",
+        "accuracy P",
+        "accuracy A",
+        "showdowns",
+        "strength loss P",
+        "strength loss A",
+    ):
         table.add_column(column, justify="right")
     for block in report.blocks:
         prior, adapting = block.scores["prior"].summary(), block.scores["adapting"].summary()
         table.add_row(
-            f"{block.first + 1}-{block.last + 1}", str(prior["decisions"]), _fmt(prior["action_loss"]),
-            _fmt(adapting["action_loss"]), _fmt(prior["accuracy"]), _fmt(adapting["accuracy"]),
-            str(prior["showdowns"]), _fmt(prior["strength_loss"]), _fmt(adapting["strength_loss"]),
+            f"{block.first + 1}-{block.last + 1}",
+            str(prior["decisions"]),
+            _fmt(prior["action_loss"]),
+            _fmt(adapting["action_loss"]),
+            _fmt(prior["accuracy"]),
+            _fmt(adapting["accuracy"]),
+            str(prior["showdowns"]),
+            _fmt(prior["strength_loss"]),
+            _fmt(adapting["strength_loss"]),
         )
     prior, adapting = report.overall["prior"].summary(), report.overall["adapting"].summary()
     table.add_row(
-        "all", str(prior["decisions"]), _fmt(prior["action_loss"]), _fmt(adapting["action_loss"]),
-        _fmt(prior["accuracy"]), _fmt(adapting["accuracy"]), str(prior["showdowns"]),
-        _fmt(prior["strength_loss"]), _fmt(adapting["strength_loss"]), end_section=True,
+        "all",
+        str(prior["decisions"]),
+        _fmt(prior["action_loss"]),
+        _fmt(adapting["action_loss"]),
+        _fmt(prior["accuracy"]),
+        _fmt(adapting["accuracy"]),
+        str(prior["showdowns"]),
+        _fmt(prior["strength_loss"]),
+        _fmt(adapting["strength_loss"]),
+        end_section=True,
     )
     return table
 
@@ -133,8 +163,11 @@ def write_plot(report: Report, path: Path, title: str) -> None:
 
     ends = [block.last + 1 for block in report.blocks]
     figure, axes = plt.subplots(1, 3, figsize=(14, 4))
-    panels = (("action_loss", "action quadratic loss"), ("accuracy", "action accuracy"),
-              ("strength_loss", "hand-strength quadratic loss"))
+    panels = (
+        ("action_loss", "action quadratic loss"),
+        ("accuracy", "action accuracy"),
+        ("strength_loss", "hand-strength quadratic loss"),
+    )
     for axis, (key, label) in zip(axes, panels):
         for name, style in (("prior", "--"), ("adapting", "-")):
             values = [block.scores[name].summary()[key] for block in report.blocks]
@@ -193,8 +226,15 @@ def model_learning(
     Console().print(_table(report, title))
     try:
         if json_path is not None:
-            data = {"opponent": opponent, "hero": hero, "game": game, "hands": hands, "seed": seed,
-                    "seconds": round(elapsed, 3), **report.to_dict()}
+            data = {
+                "opponent": opponent,
+                "hero": hero,
+                "game": game,
+                "hands": hands,
+                "seed": seed,
+                "seconds": round(elapsed, 3),
+                **report.to_dict(),
+            }
             json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         if plot is not None:
             write_plot(report, plot, title)

@@ -52,9 +52,11 @@ def configure_logging(log_format: LogFormat, level: int = logging.INFO) -> None:
 def play(
     game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
     strategy: str | None = typer.Option(
-        None, "--strategy", "-s",
+        None,
+        "--strategy",
+        "-s",
         help="A registered strategy name, e.g. always-call (omitted or empty: the game's strongest: "
-             "miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
+        "miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
@@ -94,8 +96,14 @@ def play(
     try:
         result = asyncio.run(
             play_match(
-                host, port or 0, game_definition, player, websocket_url=ws, token=token,
-                time_per_action=time_per_action, connect_timeout=connect_timeout,
+                host,
+                port or 0,
+                game_definition,
+                player,
+                websocket_url=ws,
+                token=token,
+                time_per_action=time_per_action,
+                connect_timeout=connect_timeout,
             )
         )
     except DealerConnectionError as error:

@@ -12,7 +12,8 @@ size, pairs heads-up and triples in three-player games, plays ``--hands`` hands,
 rotating) and trains on them. The shipped files were made with::
 
     python -m pokerbot.bot.prior_cli --seed 7 --hands 1000 --out models/data
-    python -m pokerbot.bot.prior_cli --seed 7 --hands 200 --game holdem-nolimit-3p --game holdem-limit-3p --out models/data
+    python -m pokerbot.bot.prior_cli --seed 7 --hands 200 --game holdem-nolimit-3p --game holdem-limit-3p \
+        --out models/data
 
 (about four minutes on one core for both heads-up games, nine for both three-player
 games; the command, seed and row counts are also recorded in each prior's ``info``). The
@@ -41,7 +42,12 @@ from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.styled import STYLES, Switcher, make_styled
 
 POPULATION: tuple[str, ...] = (
-    *STYLES, Switcher.name, "random", "always-call", "always-raise", "push-fold",
+    *STYLES,
+    Switcher.name,
+    "random",
+    "always-call",
+    "always-raise",
+    "push-fold",
 )
 """The players of the default priors' self-play: every style and four baselines."""
 DEFAULT_GAMES: tuple[str, ...] = ("holdem-nolimit-2p", "holdem-limit-2p")
@@ -70,7 +76,10 @@ def train_prior(
         game_definition = load_game(game)
         config = PriorConfig(
             tree=tree,  # type: ignore[arg-type] - pydantic checks the value
-            grace_period=grace_period, max_depth=max_depth, split_confidence=split_confidence, seed=seed,
+            grace_period=grace_period,
+            max_depth=max_depth,
+            split_confidence=split_confidence,
+            seed=seed,
         )
     except GameDefinitionError as error:
         raise _fail(str(error)) from None
@@ -116,9 +125,15 @@ def _player(name: str, game: Game, seed: int, hands: int) -> Strategy:
     return default_registry().create(name, game, seed)
 
 
-def self_play_logs(game: Game, game_name: str, hands: int, seed: int, folder: Path,
-                   population: Sequence[str] = POPULATION,
-                   on_group: Callable[[Sequence[str]], None] | None = None) -> list[Path]:
+def self_play_logs(
+    game: Game,
+    game_name: str,
+    hands: int,
+    seed: int,
+    folder: Path,
+    population: Sequence[str] = POPULATION,
+    on_group: Callable[[Sequence[str]], None] | None = None,
+) -> list[Path]:
     """Play every group of ``game.num_players`` distinct members of ``population`` (every
     pair heads-up, every triple in three-player games) for ``hands`` hands in-process and
     write the logs to ``folder``; dealing and strategy seeds derive from ``seed``."""
@@ -128,16 +143,18 @@ def self_play_logs(game: Game, game_name: str, hands: int, seed: int, folder: Pa
         players = [_player(name, game, strategy_seed(group_seed, name), hands) for name in names]
         match_name = ".".join(names)
         path = folder / f"{match_name}.log"
-        run_inprocess_match(game, hands, group_seed, players, list(names), log_path=path,
-                            match_name=match_name, game_name=game_name)
+        run_inprocess_match(
+            game, hands, group_seed, players, list(names), log_path=path, match_name=match_name, game_name=game_name
+        )
         paths.append(path)
         if on_group is not None:
             on_group(names)
     return paths
 
 
-def build_default_prior(game_name: str, seed: int, hands: int, out_dir: Path,
-                        config: PriorConfig | None = None, quiet: bool = False) -> Path:
+def build_default_prior(
+    game_name: str, seed: int, hands: int, out_dir: Path, config: PriorConfig | None = None, quiet: bool = False
+) -> Path:
     """Build and write the default prior of ``game_name`` (see the module docstring)."""
     game = load_game(game_name)
     file_name = DEFAULT_PRIOR_FILES[(game.betting, game.num_players)]
@@ -145,16 +162,25 @@ def build_default_prior(game_name: str, seed: int, hands: int, out_dir: Path,
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         logs = self_play_logs(
-            game, game_name, hands, seed, Path(folder),
+            game,
+            game_name,
+            hands,
+            seed,
+            Path(folder),
             on_group=None if quiet else lambda names: typer.echo(f"  {game_name}: {' vs '.join(names)}", err=True),
         )
         for path in logs:
             with path.open(encoding="utf-8") as lines:
                 trainer.add_log(lines, path.name)
-    prior = trainer.finish({
-        "command": BUILD_COMMAND.format(seed=seed, hands=hands, game=game_name, out=out_dir),
-        "seed": seed, "hands_per_group": hands, "population": list(POPULATION), "game": game_name,
-    })
+    prior = trainer.finish(
+        {
+            "command": BUILD_COMMAND.format(seed=seed, hands=hands, game=game_name, out=out_dir),
+            "seed": seed,
+            "hands_per_group": hands,
+            "population": list(POPULATION),
+            "game": game_name,
+        }
+    )
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / file_name
     save_prior(prior, path)

@@ -89,8 +89,14 @@ def experiment_kuhn(
         raise _fail("--tau must exceed the game value -1/18")
     lengths = tuple(length for length in (50, 100, 200, 400) if length <= convergence_hands)
     config = KuhnStudyConfig(
-        hands=hands, trials=trials, adaptive_trials=adaptive_trials, convergence_hands=convergence_hands, tau=tau,
-        seed=seed, opponents=names, game_lengths=lengths or (hands,),
+        hands=hands,
+        trials=trials,
+        adaptive_trials=adaptive_trials,
+        convergence_hands=convergence_hands,
+        tau=tau,
+        seed=seed,
+        opponents=names,
+        game_lengths=lengths or (hands,),
     )
     started = time.perf_counter()
     result = run_kuhn_study(config, lambda message: typer.echo(message, err=True))
@@ -115,10 +121,13 @@ def _print_kuhn(data: dict[str, Any]) -> None:
             if learner == "adaptive":
                 parts.append(f"adaptive {summary['total']:+.2f}+-{summary['total_se']:.2f}")
             else:
-                parts.append(f"{learner} {summary['best_total']:+.2f}+-{summary['best_total_se']:.2f} "
-                             f"[{summary['best_switch']}]")
-        typer.echo(f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
-                   + "; ".join(parts))
+                parts.append(
+                    f"{learner} {summary['best_total']:+.2f}+-{summary['best_total_se']:.2f} [{summary['best_switch']}]"
+                )
+        typer.echo(
+            f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
+            + "; ".join(parts)
+        )
     typer.echo("goals: " + json.dumps(data["goals"], indent=1))
 
 
@@ -155,8 +164,10 @@ def plot_kuhn(data: dict[str, Any], folder: Path) -> list[Path]:
             axis.grid(alpha=0.3)
             axis.legend(fontsize=7)
         save(figure, f"kuhn_comparison_{name}.png")
-    for study, ylabel in (("priors", "expected total winnings (chips)"),
-                          ("nash_exploration", "expected total winnings (chips)")):
+    for study, ylabel in (
+        ("priors", "expected total winnings (chips)"),
+        ("nash_exploration", "expected total winnings (chips)"),
+    ):
         for name, entry in data[study].items():
             figure, axis = plt.subplots(figsize=(6.5, 4.5))
             for label, summary in entry.items():
@@ -170,10 +181,15 @@ def plot_kuhn(data: dict[str, Any], folder: Path) -> list[Path]:
         figure, axis = plt.subplots(figsize=(6.5, 4.5))
         for learner, summary in entry.items():
             axis.plot(summary["rate"], label=learner)
-        axis.axhline(data["opponents"][name]["best_response_value"], color="grey", linestyle="-.", label="best response")
+        axis.axhline(
+            data["opponents"][name]["best_response_value"], color="grey", linestyle="-.", label="best response"
+        )
         axis.axhline(-1.0 / 18.0, color="grey", linestyle="--", label="Nash")
-        axis.set(xlabel="switching hand", ylabel="expected payoff rate after switching (chips/hand)",
-                 title=f"convergence vs {name}")
+        axis.set(
+            xlabel="switching hand",
+            ylabel="expected payoff rate after switching (chips/hand)",
+            title=f"convergence vs {name}",
+        )
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
         save(figure, f"kuhn_convergence_{name}.png")
@@ -202,8 +218,9 @@ def experiment_leduc(
     plots: Path | None = typer.Option(None, "--plots", help="Folder for the PNG plots (default: the JSON's)."),
     hands: int = typer.Option(1000, "--hands", help="Hands per trial."),
     trials: int = typer.Option(10, "--trials", help="Trials per learner and opponent (the full run: 200)."),
-    opponents: str = typer.Option("skewed,random,equilibrium,near-equilibrium", "--opponents",
-                                  help="Comma-separated opponents."),
+    opponents: str = typer.Option(
+        "skewed,random,equilibrium,near-equilibrium", "--opponents", help="Comma-separated opponents."
+    ),
     learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
     kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
     jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
@@ -211,8 +228,13 @@ def experiment_leduc(
 ) -> None:
     """Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
     config = LeducStudyConfig(
-        hands=hands, trials=trials, seed=seed, opponents=_names(opponents, OPPONENTS, "opponent"),
-        learners=_names(learners, LEARNERS, "learner"), kappa=kappa, jobs=jobs,
+        hands=hands,
+        trials=trials,
+        seed=seed,
+        opponents=_names(opponents, OPPONENTS, "opponent"),
+        learners=_names(learners, LEARNERS, "learner"),
+        kappa=kappa,
+        jobs=jobs,
     )
     if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
         raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
@@ -224,8 +246,10 @@ def experiment_leduc(
     typer.echo("expected winnings (chips/hand): whole match, at hand 500; ceiling = best-response value")
     for opponent, entry in data["results"].items():
         for learner, summary in entry.items():
-            typer.echo(f"  {opponent:<15} {learner:<10} {summary['per_hand']:+.4f}  {summary['at_500']:+.4f}  "
-                       f"(ceiling {summary['best_response_value']:.4f}, equilibrium {summary['equilibrium_value']:+.4f})")
+            typer.echo(
+                f"  {opponent:<15} {learner:<10} {summary['per_hand']:+.4f}  {summary['at_500']:+.4f}  "
+                f"(ceiling {summary['best_response_value']:.4f}, equilibrium {summary['equilibrium_value']:+.4f})"
+            )
     typer.echo("goals: " + json.dumps(data["goals"], indent=1))
     typer.echo(f"figures: {out}; plots: {', '.join(str(path) for path in written)}")
 

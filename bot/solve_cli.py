@@ -1,7 +1,8 @@
 """``pokerbot solve`` and ``pokerbot exploitability``: solve small games, measure policies.
 
 ``solve GAME --algorithm A (--iterations N | --seconds S) --out POLICY.json [--seed S]
-[--plot PNG] [--rule R] [--samples K]`` runs a solver from :mod:`pokerbot.strategies.solvers` with a progress bar showing
+[--plot PNG] [--rule R] [--samples K]`` runs a solver from :mod:`pokerbot.strategies.solvers` with a progress bar
+showing
 exploitability checkpoints, writes the average policy as JSON and optionally a log-log plot
 of exploitability against iterations and solver seconds.
 
@@ -80,7 +81,10 @@ def solve(
     console = Console(stderr=True)
     total = float(iterations if iterations is not None else seconds)  # type: ignore[arg-type]
     columns = (
-        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{algorithm} on {game}", total=total, status="")
@@ -89,14 +93,19 @@ def solve(
             progress.update(task, completed=done if iterations is not None else min(elapsed, total))
 
         def on_checkpoint(point: Checkpoint) -> None:
-            progress.update(
-                task, status=f"it {point.iterations}  exploitability {point.exploitability:.6f}"
-            )
+            progress.update(task, status=f"it {point.iterations}  exploitability {point.exploitability:.6f}")
 
         try:
             result = run_solver(
-                tree, algorithm, iterations=iterations, seconds=seconds, seed=seed,
-                checkpoints=checkpoints, on_checkpoint=on_checkpoint, on_progress=on_progress, **options,
+                tree,
+                algorithm,
+                iterations=iterations,
+                seconds=seconds,
+                seed=seed,
+                checkpoints=checkpoints,
+                on_checkpoint=on_checkpoint,
+                on_progress=on_progress,
+                **options,
             )
         except SolverError as error:
             raise _fail(str(error)) from None
@@ -161,9 +170,7 @@ def exploitability(
     note = f", {missing} missing (played uniformly)" if missing else ""
     typer.echo(f"policy: {policy} ({len(loaded)} information sets{note})")
     typer.echo(f"NashConv:       {report.nash_conv:.6f} chips/hand")
-    typer.echo(
-        f"exploitability: {report.exploitability:.6f} chips/hand (NashConv / {tree.num_players} players)"
-    )
+    typer.echo(f"exploitability: {report.exploitability:.6f} chips/hand (NashConv / {tree.num_players} players)")
     typer.echo("position  value        best response")
     for position, (value, best) in enumerate(zip(report.values, report.best_response_values, strict=True)):
         typer.echo(f"{position:<9} {value:+.6f}   {best:+.6f}")

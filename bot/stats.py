@@ -77,9 +77,7 @@ def duplicate_series(
     ``first`` and ``second`` are the per-hand values of the two halves of a duplicate match
     (the same deals, seats exchanged); the shorter one bounds the number of deals.
     """
-    return [
-        (a.get(name, 0.0) + b.get(name, 0.0)) / 2.0 for a, b in zip(first, second, strict=False)
-    ]
+    return [(a.get(name, 0.0) + b.get(name, 0.0)) / 2.0 for a, b in zip(first, second, strict=False)]
 
 
 def summarize(name: str, series: Sequence[float], big_blind: int, total: float | None = None) -> PlayerStats:

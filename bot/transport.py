@@ -88,9 +88,7 @@ def _no_delay(sock: socket.socket | None) -> None:
 
 
 def _too_long(peer: str, size: int | str) -> LineTooLongError:
-    return LineTooLongError(
-        f"line from {peer} is longer than the limit of {MAX_LINE_LENGTH} bytes ({size} bytes)"
-    )
+    return LineTooLongError(f"line from {peer} is longer than the limit of {MAX_LINE_LENGTH} bytes ({size} bytes)")
 
 
 class TcpLineConnection(LineConnection):
@@ -217,7 +215,7 @@ async def start_tcp_server(host: str, port: int, handler: ConnectionHandler) -> 
 def _token_of(request: Request) -> str | None:
     header = request.headers.get("Authorization")
     if header is not None and header.startswith("Bearer "):
-        return header[len("Bearer "):].strip()
+        return header[len("Bearer ") :].strip()
     values = parse_qs(urlsplit(request.path).query).get("token")
     return values[0] if values else None
 
@@ -276,14 +274,24 @@ async def open_websocket(url: str, token: str | None = None, open_timeout: float
     """
     headers = {"Authorization": f"Bearer {token}"} if token is not None else None
     websocket = await ws_connect(
-        url, additional_headers=headers, compression=None, max_size=_WS_MAX_MESSAGE,
-        open_timeout=open_timeout, proxy=None,
+        url,
+        additional_headers=headers,
+        compression=None,
+        max_size=_WS_MAX_MESSAGE,
+        open_timeout=open_timeout,
+        proxy=None,
     )
     return WebSocketLineConnection(websocket)
 
 
 __all__ = [
-    "ConnectionHandler", "LineConnection", "LineTooLongError", "TcpLineConnection",
-    "WebSocketLineConnection", "open_tcp", "open_websocket", "start_tcp_server",
+    "ConnectionHandler",
+    "LineConnection",
+    "LineTooLongError",
+    "TcpLineConnection",
+    "WebSocketLineConnection",
+    "open_tcp",
+    "open_websocket",
+    "start_tcp_server",
     "start_websocket_server",
 ]

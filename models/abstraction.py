@@ -121,7 +121,7 @@ def class_actions(state: HandState) -> dict[ActionClass, Action]:
     stack = state.game.stacks[legal.player]
     max_spent, pot, call_amount = state.max_spent, state.pot, legal.call_amount
     lowest = classify_raise(legal.min_raise_to, max_spent, pot, call_amount, stack)
-    for action_class in RAISE_CLASSES[RAISE_CLASSES.index(lowest):-1]:
+    for action_class in RAISE_CLASSES[RAISE_CLASSES.index(lowest) : -1]:
         size = max(target_raise_to(state, action_class), legal.min_raise_to)
         if classify_raise(size, max_spent, pot, call_amount, stack) is not action_class:
             if action_class is not lowest:
@@ -151,7 +151,18 @@ def mask_classes(mask: int) -> tuple[ActionClass, ...]:
 
 
 __all__ = [
-    "HALF_POT_FRACTION", "HALF_POT_THRESHOLD", "LIMIT_RAISE_CLASS", "NUM_CLASSES", "POT_FRACTION",
-    "RAISE_CLASSES", "ActionClass", "class_actions", "classify", "classify_raise", "legal_classes",
-    "legal_mask", "mask_classes", "target_raise_to",
+    "HALF_POT_FRACTION",
+    "HALF_POT_THRESHOLD",
+    "LIMIT_RAISE_CLASS",
+    "NUM_CLASSES",
+    "POT_FRACTION",
+    "RAISE_CLASSES",
+    "ActionClass",
+    "class_actions",
+    "classify",
+    "classify_raise",
+    "legal_classes",
+    "legal_mask",
+    "mask_classes",
+    "target_raise_to",
 ]

@@ -61,8 +61,14 @@ class AdaptiveClassifier:
     the backoff, ``prior`` the frozen prior tree (None: uniform). Classes are ``0 .. n-1``.
     """
 
-    def __init__(self, n_classes: int, names: tuple[str, ...], levels: LevelKeys,
-                 prior: FrozenTree | None = None, config: ModelConfig | None = None) -> None:
+    def __init__(
+        self,
+        n_classes: int,
+        names: tuple[str, ...],
+        levels: LevelKeys,
+        prior: FrozenTree | None = None,
+        config: ModelConfig | None = None,
+    ) -> None:
         self.config = config or ModelConfig()
         self.n_classes = n_classes
         self.names = names
@@ -183,9 +189,7 @@ class AdaptiveClassifier:
         mask = int(key[-1])
         parts, context = self._parts(dict(zip(self.names, key)), mask)
         vector = self._mix(parts, context, mask)
-        proba = MappingProxyType({
-            k: p for k, p in enumerate(vector) if mask == ALL_CLASSES or mask >> k & 1
-        })
+        proba = MappingProxyType({k: p for k, p in enumerate(vector) if mask == ALL_CLASSES or mask >> k & 1})
         if len(self._cache) >= self.config.cache_size:
             self._cache.clear()
         entry = (proba, vector)

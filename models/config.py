@@ -89,11 +89,14 @@ class PriorConfig(BaseModel):
     seed: int = 0
 
 
-def make_tree(kind: TreeKind, grace_period: int, split_confidence: float, seed: int,
-              max_depth: int | None = None) -> Any:
+def make_tree(
+    kind: TreeKind, grace_period: int, split_confidence: float, seed: int, max_depth: int | None = None
+) -> Any:
     """A river classifier of ``kind`` with majority-class leaves (fast to predict)."""
     common: dict[str, Any] = {
-        "grace_period": grace_period, "delta": split_confidence, "leaf_prediction": "mc",
+        "grace_period": grace_period,
+        "delta": split_confidence,
+        "leaf_prediction": "mc",
         "max_depth": max_depth,
     }
     if kind == "adaptive":

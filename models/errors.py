@@ -28,6 +28,10 @@ class UnsupportedTreeError(ModelError):
 
 
 __all__ = [
-    "CorruptModelFileError", "ForeignModelFileError", "ModelError", "ModelFileError", "ModelVersionError",
+    "CorruptModelFileError",
+    "ForeignModelFileError",
+    "ModelError",
+    "ModelFileError",
+    "ModelVersionError",
     "UnsupportedTreeError",
 ]

@@ -73,8 +73,11 @@ class Report:
             "every": self.every,
             "overall": {name: totals.summary() for name, totals in self.overall.items()},
             "blocks": [
-                {"first_hand": b.first, "last_hand": b.last,
-                 **{name: totals.summary() for name, totals in b.scores.items()}}
+                {
+                    "first_hand": b.first,
+                    "last_hand": b.last,
+                    **{name: totals.summary() for name, totals in b.scores.items()},
+                }
                 for b in self.blocks
             ],
         }
@@ -88,8 +91,9 @@ def quadratic_loss(proba: Mapping[int, float], outcome: int) -> float:
     return loss
 
 
-def _score_hand(view: MatchState, models: Mapping[str, tuple[ActionModel, HandStrengthModel]],
-                opponent: int | None) -> tuple[dict[str, Totals], list, list]:
+def _score_hand(
+    view: MatchState, models: Mapping[str, tuple[ActionModel, HandStrengthModel]], opponent: int | None
+) -> tuple[dict[str, Totals], list, list]:
     players = None if opponent is None else (opponent,)
     actions = action_rows(view.state, view.position, players)
     showdowns = showdown_rows(view.state, view.position, players)
@@ -108,8 +112,12 @@ def _score_hand(view: MatchState, models: Mapping[str, tuple[ActionModel, HandSt
     return scores, actions, showdowns
 
 
-def prequential(views: Iterable[MatchState], models: Mapping[str, tuple[ActionModel, HandStrengthModel]],
-                every: int = 50, opponent: int | None = None) -> Report:
+def prequential(
+    views: Iterable[MatchState],
+    models: Mapping[str, tuple[ActionModel, HandStrengthModel]],
+    every: int = 50,
+    opponent: int | None = None,
+) -> Report:
     """Score ``models`` (name to (action, hand-strength) model) on the finished ``views`` in
     order, each model learning every hand after it is scored (see the module docstring).
     ``opponent`` is the position modelled (None: every other player)."""

@@ -70,12 +70,33 @@ SPR_CAP = 64.0
 """The stack-to-pot ratio is capped here (unlimited-stack games would give huge ratios)."""
 
 ACTION_FEATURES: tuple[str, ...] = (
-    "stage", "pot", "bets_actor", "bets_other", "last_actor", "last_other", "button",
-    "face_cards", "suited", "connected", "round_actions", "to_call", "bet_size", "spr",
+    "stage",
+    "pot",
+    "bets_actor",
+    "bets_other",
+    "last_actor",
+    "last_other",
+    "button",
+    "face_cards",
+    "suited",
+    "connected",
+    "round_actions",
+    "to_call",
+    "bet_size",
+    "spr",
 )
 SHOWDOWN_FEATURES: tuple[str, ...] = (
-    "pot", "bets_actor", "bets_other", "late_bets_actor", "last_actor", "last_other", "button",
-    "face_cards", "suited", "connected", "end_stage",
+    "pot",
+    "bets_actor",
+    "bets_other",
+    "late_bets_actor",
+    "last_actor",
+    "last_other",
+    "button",
+    "face_cards",
+    "suited",
+    "connected",
+    "end_stage",
 )
 
 _RATIO = "ratio"
@@ -294,7 +315,9 @@ def action_rows(state: HandState, observer: int, players: Iterable[int] | None =
 
 
 def showdown_rows(
-    state: HandState, observer: int, players: Iterable[int] | None = None,
+    state: HandState,
+    observer: int,
+    players: Iterable[int] | None = None,
     strength: Callable[[Game, tuple[int, ...], tuple[int, ...]], float] = hand_strength,
 ) -> list[ShowdownRow]:
     """A row for every player of ``players`` (default: everyone but ``observer``) whose hole
@@ -331,7 +354,20 @@ def log_line_rows(line: str, game: Game, observer: int) -> tuple[list[ActionRow]
 
 
 __all__ = [
-    "ACTION_FEATURES", "LEGAL_KEY", "NO_ACTION", "SHOWDOWN_FEATURES", "SPR_CAP", "ActionRow", "Context",
-    "ShowdownRow", "action_context", "action_rows", "log_line_rows", "logged_hand_rows", "quantise",
-    "showdown_context", "showdown_rows", "view_rows",
+    "ACTION_FEATURES",
+    "LEGAL_KEY",
+    "NO_ACTION",
+    "SHOWDOWN_FEATURES",
+    "SPR_CAP",
+    "ActionRow",
+    "Context",
+    "ShowdownRow",
+    "action_context",
+    "action_rows",
+    "log_line_rows",
+    "logged_hand_rows",
+    "quantise",
+    "showdown_context",
+    "showdown_rows",
+    "view_rows",
 ]

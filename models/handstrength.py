@@ -121,11 +121,11 @@ def equity_vs_random(
     for _ in range(samples):
         drawn = rng.sample(rest, need)
         if ranker is None:
-            runout = board_cards + [table[card] for card in drawn[game.num_hole_cards:]]
+            runout = board_cards + [table[card] for card in drawn[game.num_hole_cards :]]
             mine = _evaluate(mine_cards + runout)
             theirs = _evaluate([table[card] for card in drawn[: game.num_hole_cards]] + runout)
         else:
-            full_board = (*board, *drawn[game.num_hole_cards:])
+            full_board = (*board, *drawn[game.num_hole_cards :])
             mine = ranker((*hole, *full_board))
             theirs = ranker((*drawn[: game.num_hole_cards], *full_board))
         score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0

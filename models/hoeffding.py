@@ -86,8 +86,9 @@ class HandStrengthModel(AdaptiveClassifier):
 
     Without a ``config`` it uses :data:`~models.config.STRENGTH_CONFIG`."""
 
-    def __init__(self, prior: FrozenTree | None = None, config: ModelConfig | None = None,
-                 bins: int = STRENGTH_BINS) -> None:
+    def __init__(
+        self, prior: FrozenTree | None = None, config: ModelConfig | None = None, bins: int = STRENGTH_BINS
+    ) -> None:
         super().__init__(bins, SHOWDOWN_FEATURES, showdown_levels, prior, config or STRENGTH_CONFIG)
         self.bins = bins
 
@@ -110,7 +111,7 @@ class HandStrengthModel(AdaptiveClassifier):
         vector = self.predict_vector(x)
         index = strength_bin(strength, self.bins)
         upper = (index + 1) / self.bins
-        above = sum(vector[index + 1:])
+        above = sum(vector[index + 1 :])
         return above + vector[index] * max(0.0, upper - strength) * self.bins
 
 

@@ -60,7 +60,7 @@ def loads(data: bytes, kind: str, source: str = "<bytes>") -> Any:
     """The object in model-file bytes ``data``, which must hold a payload of ``kind``."""
     if not data.startswith(MAGIC):
         raise ForeignModelFileError(f"{source}: not a pokerbot model file (no {MAGIC.strip().decode()} header)")
-    rest = data[len(MAGIC):]
+    rest = data[len(MAGIC) :]
     version_line, _, rest = rest.partition(b"\n")
     kind_line, _, payload = rest.partition(b"\n")
     version_text = version_line.decode("ascii", "replace")

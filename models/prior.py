@@ -122,8 +122,11 @@ class PriorTrainer:
         """The frozen prior (the trainer may go on learning afterwards)."""
         smoothing = self.config.smoothing
         details = {
-            "hands": self.hands, "action_rows": self.action_rows, "showdown_rows": self.showdown_rows,
-            "config": self.config.model_dump(), **(info or {}),
+            "hands": self.hands,
+            "action_rows": self.action_rows,
+            "showdown_rows": self.showdown_rows,
+            "config": self.config.model_dump(),
+            **(info or {}),
         }
         return Prior(
             betting=self.game.betting,
@@ -172,23 +175,32 @@ def load_default_prior(game: Game) -> Prior | None:
     return prior
 
 
-def models_for_game(game: Game, config: ModelConfig | None = None, prior: Prior | None = None,
-                    strength_config: ModelConfig | None = None) -> tuple[ActionModel, HandStrengthModel]:
+def models_for_game(
+    game: Game,
+    config: ModelConfig | None = None,
+    prior: Prior | None = None,
+    strength_config: ModelConfig | None = None,
+) -> tuple[ActionModel, HandStrengthModel]:
     """A fresh (action, hand-strength) model pair for ``game``: with ``prior`` when given,
     else the shipped prior when one fits, else uniform priors. Configurations default to
     each model's own default."""
     if prior is None:
         prior = load_default_prior(game)
     elif not prior.fits(game):
-        raise ModelError(
-            f"the prior was trained on {prior.num_players}-player {prior.betting} games, not this game"
-        )
+        raise ModelError(f"the prior was trained on {prior.num_players}-player {prior.betting} games, not this game")
     if prior is None:
         return ActionModel(None, config), HandStrengthModel(None, strength_config)
     return prior.action_model(config), prior.strength_model(strength_config)
 
 
 __all__ = [
-    "DEFAULT_PRIOR_FILES", "PRIOR_KIND", "Prior", "PriorTrainer", "default_prior_file", "load_default_prior",
-    "load_prior", "models_for_game", "save_prior",
+    "DEFAULT_PRIOR_FILES",
+    "PRIOR_KIND",
+    "Prior",
+    "PriorTrainer",
+    "default_prior_file",
+    "load_default_prior",
+    "load_prior",
+    "models_for_game",
+    "save_prior",
 ]

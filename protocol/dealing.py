@@ -73,8 +73,6 @@ class Dealer:
             deck.pop()
             return chosen
 
-        holes = tuple(
-            tuple(card() for _ in range(game.num_hole_cards)) for _ in range(game.num_players)
-        )
+        holes = tuple(tuple(card() for _ in range(game.num_hole_cards)) for _ in range(game.num_players))
         board = tuple(card() for _ in range(game.total_board_cards))
         return Deal(holes, board)

@@ -330,9 +330,7 @@ def load_game(name_or_path: str | Path) -> Game:
         return _builtin_game(key)
     path = Path(name_or_path)
     if not path.is_file():
-        raise GameDefinitionError(
-            f"{key!r} is neither a built-in game ({', '.join(BUILTIN_GAMES)}) nor a game file"
-        )
+        raise GameDefinitionError(f"{key!r} is neither a built-in game ({', '.join(BUILTIN_GAMES)}) nor a game file")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

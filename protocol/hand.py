@@ -39,9 +39,21 @@ class HandState:
     """
 
     __slots__ = (
-        "game", "spent", "max_spent", "min_raise_to", "round", "actions", "actors",
-        "folded", "finished", "hole_cards", "board_cards", "_to_act", "_num_folded",
-        "_num_active", "_num_raises",
+        "game",
+        "spent",
+        "max_spent",
+        "min_raise_to",
+        "round",
+        "actions",
+        "actors",
+        "folded",
+        "finished",
+        "hole_cards",
+        "board_cards",
+        "_to_act",
+        "_num_folded",
+        "_num_active",
+        "_num_raises",
     )
 
     def __init__(
@@ -205,9 +217,7 @@ class HandState:
             if action.size:
                 raise IllegalActionError("a fold carries no size")
             if self.spent[p] == self.max_spent or self.spent[p] == self.game.stacks[p]:
-                raise IllegalActionError(
-                    f"position {p} cannot fold: it has nothing to call"
-                )
+                raise IllegalActionError(f"position {p} cannot fold: it has nothing to call")
             return
         bounds = self._raise_bounds()
         if bounds is None:
@@ -218,9 +228,7 @@ class HandState:
             return
         low, high = bounds
         if not low <= action.size <= high:
-            raise IllegalActionError(
-                f"raise to {action.size} is out of range: position {p} may raise to {low}..{high}"
-            )
+            raise IllegalActionError(f"raise to {action.size} is out of range: position {p} may raise to {low}..{high}")
 
     def _why_no_raise(self) -> str:
         if self.num_raises() >= self.game.max_raises[self.round]:
@@ -302,9 +310,7 @@ class HandState:
                         self.round = r + 1
                         self._num_raises = 0
                         self.min_raise_to = game.min_raise_by + self.max_spent
-                        self._to_act = self._next_player(
-                            game.first_player[self.round] + game.num_players - 1
-                        )
+                        self._to_act = self._next_player(game.first_player[self.round] + game.num_players - 1)
                         return
                     self.finished = True
                 else:
@@ -340,14 +346,10 @@ class HandState:
         n = game.num_players
         if self._num_folded + 1 == n:
             total = self.pot
-            return tuple(
-                float(-self.spent[p]) if self.folded[p] else float(total - self.spent[p])
-                for p in range(n)
-            )
+            return tuple(float(-self.spent[p]) if self.folded[p] else float(total - self.spent[p]) for p in range(n))
         ranks = self.showdown_ranks()
         return tuple(
-            float(-self.spent[p]) if self.folded[p] else _showdown_value(self.spent, ranks, p)
-            for p in range(n)
+            float(-self.spent[p]) if self.folded[p] else _showdown_value(self.spent, ranks, p) for p in range(n)
         )
 
     def showdown_ranks(self) -> list[int]:
@@ -375,8 +377,7 @@ class HandState:
         for r in range(self.round + 1):
             parts.append(
                 "".join(
-                    (f"r{a.size}" if nolimit else "r") if a.kind is _RAISE else a.kind.char
-                    for a in self.actions[r]
+                    (f"r{a.size}" if nolimit else "r") if a.kind is _RAISE else a.kind.char for a in self.actions[r]
                 )
             )
         return "/".join(parts)

@@ -20,7 +20,6 @@ strategically the same situation. :func:`rank_class` maps a key to its suit-free
 :func:`suits_irrelevant` tells whether suit-free pooling is exact for a game.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -99,6 +98,13 @@ def suits_irrelevant(game: Game) -> bool:
 
 
 __all__ = [
-    "MAX_RANKING_CHECKS", "betting_class", "board_text", "cards_text", "identity_class", "infoset_key", "public_suffix", "rank_class",
+    "MAX_RANKING_CHECKS",
+    "betting_class",
+    "board_text",
+    "cards_text",
+    "identity_class",
+    "infoset_key",
+    "public_suffix",
+    "rank_class",
     "suits_irrelevant",
 ]

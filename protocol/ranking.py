@@ -25,8 +25,15 @@ HandRanker = Callable[[Sequence[Card]], int]
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = (
-    "high card", "pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush",
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
 )
 _WHEEL = (12, 3, 2, 1, 0)
 

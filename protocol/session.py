@@ -229,8 +229,13 @@ def _check_names(names: Sequence[str], players: int) -> tuple[str, ...]:
 
 
 def log_header(
-    match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits,
-    *, start_timeout_ms: float | None = None,
+    match_name: str,
+    game_label: str,
+    hands: int,
+    seed: int,
+    limits: TimeLimits,
+    *,
+    start_timeout_ms: float | None = None,
 ) -> list[str]:
     """The ``#`` header lines of a match log, as the reference dealer writes them."""
     lines = [
@@ -364,7 +369,7 @@ class DealerSession:
         sent = self._sent[seat]
         if not text.startswith(sent):
             return [DealerWarning(seat, self._mismatch(seat, text))]
-        rest = text[len(sent):]
+        rest = text[len(sent) :]
         if rest[:1] != ":":
             if rest:
                 return [DealerWarning(seat, self._mismatch(seat, text))]

@@ -165,9 +165,7 @@ def replay_betting(betting: str, state: HandState, offset: int) -> None:
         except IllegalActionError as error:
             raise ProtocolError(f"betting at offset {where}: illegal action {action}: {error}") from None
     if separators != state.round:
-        raise ProtocolError(
-            f"betting at offset {offset + length}: expected '/' (round {state.round} has started)"
-        )
+        raise ProtocolError(f"betting at offset {offset + length}: expected '/' (round {state.round} has started)")
 
 
 _CALL_ACTION = Action(ActionKind.CALL)
@@ -291,8 +289,11 @@ def format_response(match_state: MatchState, action: Action) -> str:
 
 
 _LENIENT_KINDS = {
-    "f": ActionKind.FOLD, "c": ActionKind.CALL, "k": ActionKind.CALL,
-    "r": ActionKind.RAISE, "b": ActionKind.RAISE,
+    "f": ActionKind.FOLD,
+    "c": ActionKind.CALL,
+    "k": ActionKind.CALL,
+    "r": ActionKind.RAISE,
+    "b": ActionKind.RAISE,
 }
 
 

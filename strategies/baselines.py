@@ -133,14 +133,17 @@ def effective_stack_bb(view: MatchState) -> float:
     state = view.state
     game = state.game
     stacks = game.stacks
-    others = [
-        stacks[p] for p in range(game.num_players) if p != view.position and not state.folded[p]
-    ]
+    others = [stacks[p] for p in range(game.num_players) if p != view.position and not state.folded[p]]
     mine = stacks[view.position]
     return min(mine, max(others, default=mine)) / game.big_blind
 
 
 BASELINES: tuple[type[Strategy], ...] = (
-    AlwaysCall, AlwaysFold, AlwaysRaise, AlwaysAllIn, RandomPlayer, PushFold,
+    AlwaysCall,
+    AlwaysFold,
+    AlwaysRaise,
+    AlwaysAllIn,
+    RandomPlayer,
+    PushFold,
 )
 """Every baseline strategy class, in registry order."""

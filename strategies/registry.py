@@ -125,7 +125,7 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-                    "hold'em); miximax:SECONDS sets the time per decision (default 0.05).",
+            "hold'em); miximax:SECONDS sets the time per decision (default 0.05).",
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
@@ -154,7 +154,8 @@ def default_registry() -> StrategyRegistry:
             StrategyInfo(name=name, factory=styled_factory(name), summary=style.summary, supports=plays_styled)
         )
     registry.register(
-        StrategyInfo(name=Switcher.name, factory=styled_factory(Switcher.name), summary=SWITCHER_SUMMARY,
-                     supports=plays_styled)
+        StrategyInfo(
+            name=Switcher.name, factory=styled_factory(Switcher.name), summary=SWITCHER_SUMMARY, supports=plays_styled
+        )
     )
     return registry

@@ -64,22 +64,96 @@ class Style:
 STYLES: dict[str, Style] = {
     style.name: style
     for style in (
-        Style("tight-aggressive", 0.55, 0.60, 0.50, 0.65, 0.85, 0.08, sizes=(0.5, 0.75, 1.0),
-              summary="Plays the top third of hands, bets and raises its good hands, bluffs a little."),
-        Style("tight-passive", 0.55, 0.66, 0.50, 0.78, 0.35, 0.02,
-              summary="Plays the top third of hands, mostly checks and calls, raises only the best."),
-        Style("loose-aggressive", 0.46, 0.53, 0.40, 0.55, 0.85, 0.20, sizes=(0.5, 1.0, 1.5),
-              summary="Plays two thirds of hands, bets and raises often, bluffs a fifth of the time."),
-        Style("loose-passive", 0.42, 0.66, 0.35, 0.75, 0.20, 0.02, odds_factor=0.6,
-              summary="Plays most hands, calls a lot, rarely raises."),
-        Style("calling-station", 0.0, 0.72, 0.0, 0.82, 0.25, 0.0, odds_factor=0.0, sizes=(0.5,),
-              summary="Calls almost anything, raises only very strong hands."),
-        Style("maniac", 0.0, 0.0, 0.25, 0.0, 0.85, 0.8, odds_factor=0.3, sizes=(1.0, 2.0, ALL_IN),
-              raise_cap=6, summary="Raises nearly every hand, big, whatever it holds."),
-        Style("nit", 0.62, 0.65, 0.65, 0.78, 0.70, 0.0, raise_cap=2,
-              summary="Plays only premium hands (about the top tenth) and folds to pressure."),
-        Style("bluffer", 0.50, 0.58, 0.50, 0.65, 0.75, 0.45, sizes=(0.75, 1.0),
-              summary="Solid hand selection but bets and raises weak hands often; gives up when called."),
+        Style(
+            "tight-aggressive",
+            0.55,
+            0.60,
+            0.50,
+            0.65,
+            0.85,
+            0.08,
+            sizes=(0.5, 0.75, 1.0),
+            summary="Plays the top third of hands, bets and raises its good hands, bluffs a little.",
+        ),
+        Style(
+            "tight-passive",
+            0.55,
+            0.66,
+            0.50,
+            0.78,
+            0.35,
+            0.02,
+            summary="Plays the top third of hands, mostly checks and calls, raises only the best.",
+        ),
+        Style(
+            "loose-aggressive",
+            0.46,
+            0.53,
+            0.40,
+            0.55,
+            0.85,
+            0.20,
+            sizes=(0.5, 1.0, 1.5),
+            summary="Plays two thirds of hands, bets and raises often, bluffs a fifth of the time.",
+        ),
+        Style(
+            "loose-passive",
+            0.42,
+            0.66,
+            0.35,
+            0.75,
+            0.20,
+            0.02,
+            odds_factor=0.6,
+            summary="Plays most hands, calls a lot, rarely raises.",
+        ),
+        Style(
+            "calling-station",
+            0.0,
+            0.72,
+            0.0,
+            0.82,
+            0.25,
+            0.0,
+            odds_factor=0.0,
+            sizes=(0.5,),
+            summary="Calls almost anything, raises only very strong hands.",
+        ),
+        Style(
+            "maniac",
+            0.0,
+            0.0,
+            0.25,
+            0.0,
+            0.85,
+            0.8,
+            odds_factor=0.3,
+            sizes=(1.0, 2.0, ALL_IN),
+            raise_cap=6,
+            summary="Raises nearly every hand, big, whatever it holds.",
+        ),
+        Style(
+            "nit",
+            0.62,
+            0.65,
+            0.65,
+            0.78,
+            0.70,
+            0.0,
+            raise_cap=2,
+            summary="Plays only premium hands (about the top tenth) and folds to pressure.",
+        ),
+        Style(
+            "bluffer",
+            0.50,
+            0.58,
+            0.50,
+            0.65,
+            0.75,
+            0.45,
+            sizes=(0.75, 1.0),
+            summary="Solid hand selection but bets and raises weak hands often; gives up when called.",
+        ),
     )
 }
 """The named styles, by registry name."""
@@ -158,8 +232,14 @@ class Switcher(StyledPlayer):
 
     name = "switcher"
 
-    def __init__(self, game: Game, seed: int | None = None, first: Style | None = None,
-                 second: Style | None = None, switch_hand: int = DEFAULT_SWITCH_HAND) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        first: Style | None = None,
+        second: Style | None = None,
+        switch_hand: int = DEFAULT_SWITCH_HAND,
+    ) -> None:
         super().__init__(game, seed, first or STYLES["tight-aggressive"])
         self.second = second or STYLES["maniac"]
         self.switch_hand = switch_hand
@@ -174,8 +254,7 @@ def plays_styled(game: Game) -> bool:
     return game.is_standard_deck and game.num_hole_cards == 2
 
 
-def make_styled(name: str, game: Game, seed: int | None = None,
-                switch_hand: int = DEFAULT_SWITCH_HAND) -> StyledPlayer:
+def make_styled(name: str, game: Game, seed: int | None = None, switch_hand: int = DEFAULT_SWITCH_HAND) -> StyledPlayer:
     """The styled player ``name`` (a key of :data:`STYLES`, or ``switcher``)."""
     if name == Switcher.name:
         return Switcher(game, seed, switch_hand=switch_hand)
@@ -196,11 +275,18 @@ def styled_factory(name: str) -> StrategyFactory:
     return factory
 
 
-SWITCHER_SUMMARY = (
-    f"Tight-aggressive until hand {DEFAULT_SWITCH_HAND}, then a maniac: a style change mid-match."
-)
+SWITCHER_SUMMARY = f"Tight-aggressive until hand {DEFAULT_SWITCH_HAND}, then a maniac: a style change mid-match."
 
 __all__ = [
-    "ALL_IN", "DEFAULT_SWITCH_HAND", "EQUITY_SAMPLES", "STYLES", "SWITCHER_SUMMARY", "Style", "StyledPlayer",
-    "Switcher", "make_styled", "plays_styled", "styled_factory",
+    "ALL_IN",
+    "DEFAULT_SWITCH_HAND",
+    "EQUITY_SAMPLES",
+    "STYLES",
+    "SWITCHER_SUMMARY",
+    "Style",
+    "StyledPlayer",
+    "Switcher",
+    "make_styled",
+    "plays_styled",
+    "styled_factory",
 ]

@@ -39,8 +39,11 @@ HOLE = tuple(cards_from_string("AsAd"))
 # ------------------------------------------------------------- matches (legality)
 @pytest.mark.parametrize("game", [NOLIMIT3, LIMIT3], ids=["nolimit", "limit"])
 def test_miximax_plays_three_player_matches_legally(game) -> None:  # type: ignore[no-untyped-def]
-    players = [REGISTRY.create("miximax:0.02", game, 1), REGISTRY.create("random", game, 2),
-               REGISTRY.create("random", game, 3)]
+    players = [
+        REGISTRY.create("miximax:0.02", game, 1),
+        REGISTRY.create("random", game, 2),
+        REGISTRY.create("random", game, 3),
+    ]
     outcome = run_inprocess_match(game, 12, 7, players, ["miximax", "random-1", "random-2"])
     assert outcome.error is None and outcome.hands_played == 12
     assert outcome.illegal_actions.get("miximax", 0) == 0
@@ -49,10 +52,12 @@ def test_miximax_plays_three_player_matches_legally(game) -> None:  # type: igno
 # -------------------------------------------------------- the multiway leaf, by hand
 def _opponent(fold: float) -> object:
     """An opponent that checks when checking is free and folds ``fold`` of the time to a bet."""
+
     def model(state: HandState) -> Mapping[ActionClass, float]:
         if state.legal_actions().call_amount == 0:
             return {ActionClass.CHECK: 1.0}
         return {ActionClass.FOLD: fold, ActionClass.CALL: 1.0 - fold}
+
     return model
 
 
@@ -154,8 +159,18 @@ def test_heads_up_search_is_the_same_with_the_mapping_forms() -> None:
     results = []
     for action_model, wrap in ((_uniform, False), ({1 - me: _uniform}, False), (_uniform, True)):
         win = RangeWinModel(game, hole, seed=3)
-        results.append(search(state, me, hole, action_model, {1 - me: win} if wrap else win,
-                              time.monotonic() + 30.0, settings, rng=random.Random(4)))
+        results.append(
+            search(
+                state,
+                me,
+                hole,
+                action_model,
+                {1 - me: win} if wrap else win,
+                time.monotonic() + 30.0,
+                settings,
+                rng=random.Random(4),
+            )
+        )
     assert results[0].values == results[1].values == results[2].values
     assert results[0].depth == results[1].depth == results[2].depth
     assert results[0].nodes == results[1].nodes == results[2].nodes
@@ -168,10 +183,26 @@ def test_multiway_search_same_with_one_model_or_one_per_opponent() -> None:
     me = state.current_player
     assert state.round == 1 and me is not None
     settings = SearchSettings(node_budget=800, river_samples=4)
-    one = search(state, me, HOLE, _uniform, RangeWinModel(NOLIMIT3, HOLE, seed=3), time.monotonic() + 30.0,
-                 settings, rng=random.Random(4))
-    each = search(state, me, HOLE, {p: _uniform for p in range(3) if p != me}, RangeWinModel(NOLIMIT3, HOLE, seed=3),
-                  time.monotonic() + 30.0, settings, rng=random.Random(4))
+    one = search(
+        state,
+        me,
+        HOLE,
+        _uniform,
+        RangeWinModel(NOLIMIT3, HOLE, seed=3),
+        time.monotonic() + 30.0,
+        settings,
+        rng=random.Random(4),
+    )
+    each = search(
+        state,
+        me,
+        HOLE,
+        {p: _uniform for p in range(3) if p != me},
+        RangeWinModel(NOLIMIT3, HOLE, seed=3),
+        time.monotonic() + 30.0,
+        settings,
+        rng=random.Random(4),
+    )
     assert one.values == each.values and one.depth >= 1
 
 
@@ -181,9 +212,9 @@ def test_range_win_model_against_several_opponents() -> None:
     hole = cards_from_string("AhKh")
     model = RangeWinModel(NOLIMIT3, hole, seed=1)
     single = RangeWinModel(NOLIMIT3, hole, seed=1).equity(river)
-    assert model.multiway_equity(river, 2) == pytest.approx(single ** 2)  # complete board: s ** k
+    assert model.multiway_equity(river, 2) == pytest.approx(single**2)  # complete board: s ** k
     state = HandState(NOLIMIT3, None, river)
-    assert model.win_probability(state, river) == pytest.approx(single ** 2)
+    assert model.win_probability(state, river) == pytest.approx(single**2)
     state.apply(FOLD)  # one opponent left: the heads-up equity
     assert model.win_probability(state, river) == model.equity(river)
     aces = RangeWinModel(NOLIMIT3, cards_from_string("AsAd"), seed=2)
@@ -206,11 +237,11 @@ def _preflop_view(hole: str, position: int, actions: Sequence[Action] = ()) -> M
 def test_multiway_preflop_rule() -> None:
     state = HandState(NOLIMIT3)  # the button (position 2) acts first: to call 100 into 150
     assert state.current_player == 2
-    assert multiway_preflop_code(state, 2, 0.852 ** 2, 2, 3.0) == "r"  # AA
-    assert multiway_preflop_code(state, 2, 0.346 ** 2, 2, 3.0) == "f"  # 72o
+    assert multiway_preflop_code(state, 2, 0.852**2, 2, 3.0) == "r"  # AA
+    assert multiway_preflop_code(state, 2, 0.346**2, 2, 3.0) == "f"  # 72o
     state.apply(CALL)
     state.apply(CALL)
-    assert multiway_preflop_code(state, 1, 0.346 ** 2, 2, 3.0) == "c"  # free check in the big blind
+    assert multiway_preflop_code(state, 1, 0.346**2, 2, 3.0) == "c"  # free check in the big blind
     agent = MiximaxAgent(NOLIMIT3, 1)
     assert agent.decide(_preflop_view("AsAd", 2), time.monotonic() + 5.0) == Action.raise_to(300)
     assert agent.decide(_preflop_view("7h2c", 2), time.monotonic() + 5.0) == FOLD

@@ -82,8 +82,12 @@ def test_last_class_is_taken_in_part() -> None:
     expected = (6 * row_equity("T9s", "AA") + 6 * row_equity("T9s", "KK")) / 12
     assert equity_against_top(CHART, "T9s", 12 / 1326) == pytest.approx(expected, abs=1e-9)
     # 20 combinations: AA, KK, QQ whole and 2 of JJ
-    expected = (6 * row_equity("AKo", "AA") + 6 * row_equity("AKo", "KK") + 6 * row_equity("AKo", "QQ")
-                + 2 * row_equity("AKo", "JJ")) / 20
+    expected = (
+        6 * row_equity("AKo", "AA")
+        + 6 * row_equity("AKo", "KK")
+        + 6 * row_equity("AKo", "QQ")
+        + 2 * row_equity("AKo", "JJ")
+    ) / 20
     assert equity_against_top(CHART, "AKo", 20 / 1326) == pytest.approx(expected, abs=1e-9)
 
 
@@ -137,21 +141,24 @@ def test_steal_threshold_is_exact() -> None:
 def test_steal_normalises_the_prediction() -> None:
     state = fresh()
     # fold share 1.36 / 2 = 0.68 >= 0.675; a raw 0.5 fold weight out of 0.7 is 0.714
-    assert steal_action(state, BUTTON, 300, FakeModel({ActionClass.FOLD: 1.36, ActionClass.CALL: 0.64}),
-                        SETTINGS) == Action.raise_to(300)
-    assert steal_action(state, BUTTON, 300, FakeModel({ActionClass.FOLD: 0.5, ActionClass.CALL: 0.2}),
-                        SETTINGS) == Action.raise_to(300)
-    assert steal_action(state, BUTTON, 300, FakeModel({ActionClass.FOLD: 0.6, ActionClass.CALL: 0.4}),
-                        SETTINGS) is None
+    assert steal_action(
+        state, BUTTON, 300, FakeModel({ActionClass.FOLD: 1.36, ActionClass.CALL: 0.64}), SETTINGS
+    ) == Action.raise_to(300)
+    assert steal_action(
+        state, BUTTON, 300, FakeModel({ActionClass.FOLD: 0.5, ActionClass.CALL: 0.2}), SETTINGS
+    ) == Action.raise_to(300)
+    assert steal_action(state, BUTTON, 300, FakeModel({ActionClass.FOLD: 0.6, ActionClass.CALL: 0.4}), SETTINGS) is None
 
 
 def test_steal_size_is_clamped_and_the_threshold_uses_the_clamped_size() -> None:
     state = fresh()
     # raise to 150 is below the minimum 200: clamped, risk 150, pot 150 -> 0.5 + 0.05
-    assert steal_action(state, BUTTON, 150, FakeModel({ActionClass.FOLD: 0.56, ActionClass.CALL: 0.44}),
-                        SETTINGS) == Action.raise_to(200)
-    assert steal_action(state, BUTTON, 150, FakeModel({ActionClass.FOLD: 0.54, ActionClass.CALL: 0.46}),
-                        SETTINGS) is None
+    assert steal_action(
+        state, BUTTON, 150, FakeModel({ActionClass.FOLD: 0.56, ActionClass.CALL: 0.44}), SETTINGS
+    ) == Action.raise_to(200)
+    assert (
+        steal_action(state, BUTTON, 150, FakeModel({ActionClass.FOLD: 0.54, ActionClass.CALL: 0.46}), SETTINGS) is None
+    )
     # above the stack: all-in for 20000, risk 19950 vs pot 150: even a sure fold does not pay the margin
     predict = FakeModel({ActionClass.FOLD: 1.0})
     assert steal_action(state, BUTTON, 10**6, predict, SETTINGS) is None
@@ -162,10 +169,13 @@ def test_big_blind_steals_after_a_limp() -> None:
     state = played(CALL)
     assert state.current_player == BIG_BLIND and state.pot == 200
     # raise to 300: risk 200, pot 200 -> 0.5 + 0.05
-    assert steal_action(state, BIG_BLIND, 300, FakeModel({ActionClass.FOLD: 0.56, ActionClass.CALL: 0.44}),
-                        SETTINGS) == Action.raise_to(300)
-    assert steal_action(state, BIG_BLIND, 300, FakeModel({ActionClass.FOLD: 0.54, ActionClass.CALL: 0.46}),
-                        SETTINGS) is None
+    assert steal_action(
+        state, BIG_BLIND, 300, FakeModel({ActionClass.FOLD: 0.56, ActionClass.CALL: 0.44}), SETTINGS
+    ) == Action.raise_to(300)
+    assert (
+        steal_action(state, BIG_BLIND, 300, FakeModel({ActionClass.FOLD: 0.54, ActionClass.CALL: 0.46}), SETTINGS)
+        is None
+    )
 
 
 def test_no_steal_when_switched_off() -> None:
@@ -192,9 +202,14 @@ def test_raise_probability_is_none_without_a_last_raise() -> None:
 def test_raise_probability_sums_the_classes_at_least_as_big_before_the_raise() -> None:
     state = played(CALL, Action.raise_to(400))
     assert state.betting_string() == "cr400" and state.current_player == BUTTON
-    predict = FakeModel({
-        ActionClass.CHECK: 0.5, ActionClass.HALF_POT: 0.1, ActionClass.POT: 0.25, ActionClass.ALL_IN: 0.15,
-    })
+    predict = FakeModel(
+        {
+            ActionClass.CHECK: 0.5,
+            ActionClass.HALF_POT: 0.1,
+            ActionClass.POT: 0.25,
+            ActionClass.ALL_IN: 0.15,
+        }
+    )
     # raising to 400 after a limp (pot 200) is a pot-class raise: POT and ALL_IN count, HALF_POT not
     assert raise_probability(state, predict) == pytest.approx(0.4)
     assert predict.seen == ["c"]  # the state before the big blind's raise
@@ -203,8 +218,7 @@ def test_raise_probability_sums_the_classes_at_least_as_big_before_the_raise() -
 
 def test_raise_probability_normalises() -> None:
     state = played(Action.raise_to(300))
-    predict = FakeModel({ActionClass.FOLD: 1.0, ActionClass.CALL: 2.0, ActionClass.HALF_POT: 0.5,
-                         ActionClass.POT: 0.5})
+    predict = FakeModel({ActionClass.FOLD: 1.0, ActionClass.CALL: 2.0, ActionClass.HALF_POT: 0.5, ActionClass.POT: 0.5})
     assert raise_probability(state, predict) == pytest.approx(0.5 / 4.0)  # only POT is as big as r300
     assert predict.seen == [""]
 

@@ -49,8 +49,9 @@ ONE_RAISE = hand(Action.raise_to(300), CALL, *CHECKS, *CHECKS, *CHECKS)
 """The opponent (button) raises pre-flop; checked down."""
 TWO_RAISES = hand(Action.raise_to(300), CALL, CALL, Action.raise_to(600), CALL, *CHECKS, *CHECKS)
 """... and bets the flop after our check."""
-THREE_RAISES = hand(Action.raise_to(300), CALL, CALL, Action.raise_to(600), CALL, CALL, Action.raise_to(1200),
-                    CALL, *CHECKS)
+THREE_RAISES = hand(
+    Action.raise_to(300), CALL, CALL, Action.raise_to(600), CALL, CALL, Action.raise_to(1200), CALL, *CHECKS
+)
 """... and the turn."""
 WE_RAISE = hand(CALL, Action.raise_to(300), CALL, Action.raise_to(600), CALL, *CHECKS, *CHECKS)
 """Only we raise (pre-flop and on the flop); the opponent calls."""
@@ -61,13 +62,19 @@ def strength() -> float:
 
 
 def implied(raises: int) -> float:
-    share = 0.5 ** raises
+    share = 0.5**raises
     return min(1.0, max(0.0, (strength() - (1 - share)) / share))
 
 
 def win(state: HandState, model: object, range_showdowns: float, range_shrink: float = 0.5) -> float:
-    win_model = ModelWinModel(GAME, HOLE, model, OPPONENT,  # type: ignore[arg-type]
-                              range_showdowns=range_showdowns, range_shrink=range_shrink)
+    win_model = ModelWinModel(
+        GAME,
+        HOLE,
+        model,
+        OPPONENT,  # type: ignore[arg-type]
+        range_showdowns=range_showdowns,
+        range_shrink=range_shrink,
+    )
     return win_model.win_probability(state, BOARD)
 
 
@@ -148,11 +155,11 @@ def test_calls_of_raises_narrow_the_range_when_call_shrink_is_set() -> None:
     model = ModelWinModel(GAME, HOLE, fake, OPPONENT, range_showdowns=10.0, call_shrink=0.75)  # type: ignore[arg-type]
     # WE_RAISE: the opponent limps (a call of the blind, not of a raise: nothing), then calls
     # our pre-flop raise and our flop bet: 0.75 ** 2 of its range is left
-    assert model.range_share(WE_RAISE) == pytest.approx(0.75 ** 2)
+    assert model.range_share(WE_RAISE) == pytest.approx(0.75**2)
     assert model.range_share(NO_RAISE) == 1.0
     # TWO_RAISES: two raises of its own (0.5 ** 2), no call of ours
     assert model.range_share(TWO_RAISES) == pytest.approx(0.25)
-    share = 0.75 ** 2
+    share = 0.75**2
     s = strength()
     expected = min(1.0, max(0.0, (s - (1.0 - share)) / share))
     assert model.win_probability(WE_RAISE, BOARD) == pytest.approx(expected)
@@ -167,25 +174,44 @@ def test_an_action_model_sets_how_much_of_the_range_each_action_keeps() -> None:
         asked.append(state.betting_string())
         return {ActionClass.FOLD: 0.2, ActionClass.CALL: 0.4, ActionClass.POT: 0.3, ActionClass.ALL_IN: 0.1}
 
-    model = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
-                          action_model=predict)
+    model = ModelWinModel(
+        GAME,
+        HOLE,
+        FakeStrengthModel(),
+        OPPONENT,
+        range_showdowns=10.0,  # type: ignore[arg-type]
+        action_model=predict,
+    )
     # ONE_RAISE: the opponent opens to 300 (a pot-class raise): it keeps POT + ALL_IN = 0.4
     assert model.range_share(ONE_RAISE) == pytest.approx(0.4)
     assert asked == [""]  # asked at the state before its raise
     # WE_RAISE: it calls our pre-flop raise and our flop bet, keeping 1 - P(fold) = 0.8 each time
-    assert model.range_share(WE_RAISE) == pytest.approx(0.8 ** 2)
+    assert model.range_share(WE_RAISE) == pytest.approx(0.8**2)
 
     def always_raises(state: HandState) -> dict[ActionClass, float]:
         return {ActionClass.ALL_IN: 1.0}
 
-    maniac = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
-                           action_model=always_raises)
+    maniac = ModelWinModel(
+        GAME,
+        HOLE,
+        FakeStrengthModel(),
+        OPPONENT,
+        range_showdowns=10.0,  # type: ignore[arg-type]
+        action_model=always_raises,
+    )
     assert maniac.range_share(THREE_RAISES) == 1.0  # a player who always raises shows nothing by raising
     assert maniac.win_probability(THREE_RAISES, BOARD) == pytest.approx(LEARNED)  # so no blend
 
     def never_raises(state: HandState) -> dict[ActionClass, float]:
         return {ActionClass.CALL: 1.0}
 
-    floor = ModelWinModel(GAME, HOLE, FakeStrengthModel(), OPPONENT, range_showdowns=10.0,  # type: ignore[arg-type]
-                          action_model=never_raises, min_keep=0.05)
+    floor = ModelWinModel(
+        GAME,
+        HOLE,
+        FakeStrengthModel(),
+        OPPONENT,
+        range_showdowns=10.0,  # type: ignore[arg-type]
+        action_model=never_raises,
+        min_keep=0.05,
+    )
     assert floor.range_share(ONE_RAISE) == pytest.approx(0.05)  # at least min_keep

@@ -51,7 +51,11 @@ def test_abstract_actions_half_pot_pot_all_in() -> None:
     branches = abstract_actions(_flop_pot_10(), AbstractionSettings())
     assert [b.action for b in branches] == [CALL, Action.raise_to(10), Action.raise_to(15), Action.raise_to(400)]
     assert [b.action_class for b in branches] == [
-        ActionClass.CHECK, ActionClass.HALF_POT, ActionClass.POT, ActionClass.ALL_IN]
+        ActionClass.CHECK,
+        ActionClass.HALF_POT,
+        ActionClass.POT,
+        ActionClass.ALL_IN,
+    ]
     assert [b.raise_by for b in branches] == [0, 5, 10, 395]
 
 
@@ -109,6 +113,7 @@ def test_spread_moves_missing_classes_to_the_nearest() -> None:
 
 
 # ------------------------------------------------------------------ the river tree
+
 
 def _river_model(state: HandState) -> Mapping[ActionClass, float]:
     """The thesis' figure 3.4 model: after a check, check 20 % / bet 80 %; facing a bet,
@@ -181,8 +186,9 @@ def test_node_budget_stops_the_search() -> None:
     state.apply(CALL)
     state.apply(CALL)
     uniform = lambda s: {c: 1.0 for c in ActionClass}  # noqa: E731
-    result = search(state, 0, hole, uniform, RangeWinModel(game, hole), time.monotonic() + 30.0,
-                    SearchSettings(node_budget=500))
+    result = search(
+        state, 0, hole, uniform, RangeWinModel(game, hole), time.monotonic() + 30.0, SearchSettings(node_budget=500)
+    )
     assert result.nodes <= 500 and state.can(result.action)
 
 
@@ -196,8 +202,16 @@ def test_chance_nodes_deal_with_card_removal_and_sample_rivers_once() -> None:
     state.apply(CALL)
     state.apply(CALL)
     uniform = lambda s: {c: 1.0 for c in ActionClass}  # noqa: E731
-    engine = MiximaxSearch(state, 0, hole, uniform, RangeWinModel(game, hole), SearchSettings(river_samples=26),
-                           AbstractionSettings(), random.Random(1))
+    engine = MiximaxSearch(
+        state,
+        0,
+        hole,
+        uniform,
+        RangeWinModel(game, hole),
+        SearchSettings(river_samples=26),
+        AbstractionSettings(),
+        random.Random(1),
+    )
     turns = engine._deals(flop, 1, last_round=False)
     assert len(turns) == 47 and not {c for (c,) in turns} & set(hole + flop)
     turn_board = flop + turns[0]

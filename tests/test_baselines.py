@@ -31,9 +31,7 @@ from pokerbot.strategies.registry import default_registry
 REGISTRY = default_registry()
 SEARCHING = {"miximax"}
 """Strategies that search for up to a second a decision: their legality is tested in their own files."""
-STRATEGY_NAMES = [
-    name for name in REGISTRY.names() if REGISTRY.info(name).argument is None and name not in SEARCHING
-]
+STRATEGY_NAMES = [name for name in REGISTRY.names() if REGISTRY.info(name).argument is None and name not in SEARCHING]
 """Every fast registered strategy that needs no argument (``policy:PATH`` is tested elsewhere)."""
 SUPPORTED_PAIRS = [
     (name, game_name)

@@ -8,7 +8,14 @@ import pytest
 from pokerbot.bot.match import run_inprocess_match
 from pokerbot.models.bayes import PortfolioModel, rank_class
 from pokerbot.protocol.game import load_game
-from pokerbot.strategies.bayes import AdaptiveAgent, AdaptiveConfig, AdaptiveCore, Schedule, adaptive_factory, adaptive_model
+from pokerbot.strategies.bayes import (
+    AdaptiveAgent,
+    AdaptiveConfig,
+    AdaptiveCore,
+    Schedule,
+    adaptive_factory,
+    adaptive_model,
+)
 from pokerbot.strategies.bayes.agent import supports_adaptive
 from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
 from pokerbot.strategies.bayes.responses import ResponseSolver
@@ -40,8 +47,9 @@ def core_against(opponent: np.ndarray, hands: int, seed: int = 0) -> tuple[Adapt
     model = adaptive_model(EQ_TABLE, config, rank_class, seed=seed)
     solver = ResponseSolver(TREE, model.index)
     core = AdaptiveCore(solver, EQ, model, config)
-    result = play_trial(TreeSimulator(TREE), core, opponent, ProfileEvaluator(solver, opponent), hands,
-                        np.random.default_rng(seed))
+    result = play_trial(
+        TreeSimulator(TREE), core, opponent, ProfileEvaluator(solver, opponent), hands, np.random.default_rng(seed)
+    )
     return core, result.expected
 
 
@@ -66,7 +74,7 @@ def test_agent_starts_as_an_equilibrium_player():
 
 def test_safety_rule_never_risks_much_against_the_equilibrium():
     core, expected = core_against(EQ, 160)
-    values = expected.reshape(-1, 2).mean(axis=1)   # the game value, seat-averaged, is 0
+    values = expected.reshape(-1, 2).mean(axis=1)  # the game value, seat-averaged, is 0
     assert values.mean() > -0.01 and values.min() > -0.05
     assert core.plans[0].spike_weight > 0.9
 

@@ -9,12 +9,19 @@ import numpy as np
 import pytest
 
 from pokerbot.models.bayes import (
-    BootstrapModel, DirichletModel, KuhnP1Model, KuhnP2Model, MixtureModel, OpponentModel, PortfolioModel, rank_class,
+    BootstrapModel,
+    DirichletModel,
+    KuhnP1Model,
+    KuhnP2Model,
+    MixtureModel,
+    OpponentModel,
+    PortfolioModel,
+    rank_class,
     record_from_view,
 )
 from pokerbot.models.bayes.coarse import CoarsenedModel
-from pokerbot.protocol.infosets import betting_class
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.infosets import betting_class
 from pokerbot.strategies.solvers import equilibrium_policy, kuhn, uniform_policy
 from tests.test_bayes_models import random_views
 

@@ -15,7 +15,10 @@ from pokerbot.protocol.game import load_game
 from pokerbot.strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
 from pokerbot.strategies.bayes import kuhn_sim as ks
 from pokerbot.strategies.bayes.opponents import (
-    acpc_random_profile, fixed_exploitability_kuhn, kuhn_best_response_value, skewed_profile,
+    acpc_random_profile,
+    fixed_exploitability_kuhn,
+    kuhn_best_response_value,
+    skewed_profile,
 )
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn
 from pokerbot.strategies.solvers.profile import profile_from_policy
@@ -41,8 +44,11 @@ def test_vectorised_counts_match_the_models_classification():
     increments = ks.observations(hand)
     names = ["JQbB|KQbB", "J(Q)bP", "K?bP", "QJpBb|KJpBb", "QJpP|KJpP", "Q?pBp"]
     for i in range(3000):
-        moves = ("r" + ("c" if hand.call[i] else "f")) if hand.bet[i] else (
-            "c" + (("r" + ("c" if hand.call1[i] else "f")) if hand.bet2[i] else "c"))
+        moves = (
+            ("r" + ("c" if hand.call[i] else "f"))
+            if hand.bet[i]
+            else ("c" + (("r" + ("c" if hand.call1[i] else "f")) if hand.bet2[i] else "c"))
+        )
         folded = moves.endswith("f")
         p1 = {0: "Qs", 1: "Ks", 2: "As"}[int(hand.c1[i])]
         p2 = None if folded else {0: "Qs", 1: "Ks", 2: "As"}[int(hand.c2[i])]
@@ -92,12 +98,34 @@ def test_leduc_opponents_are_valid_profiles():
 
 def test_experiment_kuhn_command(tmp_path):
     out = tmp_path / "kuhn.json"
-    arguments = ["kuhn", "--out", str(out), "--trials", "200", "--adaptive-trials", "3", "--opponents", "O6",
-                 "--hands", "40", "--convergence-hands", "60"]
+    arguments = [
+        "kuhn",
+        "--out",
+        str(out),
+        "--trials",
+        "200",
+        "--adaptive-trials",
+        "3",
+        "--opponents",
+        "O6",
+        "--hands",
+        "40",
+        "--convergence-hands",
+        "60",
+    ]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
-    assert {"meta", "opponents", "learners", "convergence", "priors", "nash_exploration", "game_length", "goals"} <= set(data)
+    assert {
+        "meta",
+        "opponents",
+        "learners",
+        "convergence",
+        "priors",
+        "nash_exploration",
+        "game_length",
+        "goals",
+    } <= set(data)
     entry = data["learners"]["O6"]
     assert set(entry) == {"balanced", "nash-0.75", "strategy", "adaptive"}
     assert len(entry["balanced"]["total"]) == 41 and len(entry["adaptive"]["curve"]) == 40

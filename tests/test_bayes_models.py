@@ -8,12 +8,21 @@ import numpy as np
 import pytest
 
 from pokerbot.models.bayes import (
-    PRIORS, BetaPrior, DirichletModel, KuhnP1Model, KuhnP2Model, MixtureModel, PortfolioModel, map_eta, map_xi,
-    rank_class, record_from_view,
+    PRIORS,
+    BetaPrior,
+    DirichletModel,
+    KuhnP1Model,
+    KuhnP2Model,
+    MixtureModel,
+    PortfolioModel,
+    map_eta,
+    map_xi,
+    rank_class,
+    record_from_view,
 )
-from pokerbot.protocol import infosets as model_keys
 from pokerbot.models.bayes.kuhn import KuhnPrior, p1_table, p2_table
 from pokerbot.models.bayes.records import HandRecord
+from pokerbot.protocol import infosets as model_keys
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
 from pokerbot.protocol.cards import card_from_string
 from pokerbot.protocol.game import load_game
@@ -76,7 +85,7 @@ def test_map_formulas_match_brute_force_maximisation(seed):
 
 def test_map_formulas_edge_cases():
     assert float(map_eta(0, 0, 0, default=0.3)) == 0.3
-    assert float(map_eta(0, 0, 5)) == 0.0            # only K?bP: (2 - eta)^5 is largest at 0
+    assert float(map_eta(0, 0, 5)) == 0.0  # only K?bP: (2 - eta)^5 is largest at 0
     assert float(map_eta(4, 0, 0)) == pytest.approx(1.0)
     assert float(map_xi(0, 0, 3)) == pytest.approx(1.0)  # only Q?pBp: (1 + xi)^3
     assert float(map_xi(0, 2, 0)) == pytest.approx(0.0)
@@ -85,13 +94,34 @@ def test_map_formulas_edge_cases():
 
 def test_kuhn_p2_model_counts_with_fold_marginalisation_and_dominance():
     model = KuhnP2Model("uninformed")
-    hands = [("J", "Q", "rc"), ("K", "Q", "rc"), ("J", "Q", "rf"), ("K", "J", "rf"), ("K", "Q", "rf"),
-             ("Q", "J", "crc"), ("K", "J", "crc"), ("Q", "J", "cc"), ("K", "J", "cc"), ("Q", "J", "crf"),
-             ("Q", "K", "crf"), ("J", "K", "rc"), ("Q", "K", "cc")]
+    hands = [
+        ("J", "Q", "rc"),
+        ("K", "Q", "rc"),
+        ("J", "Q", "rf"),
+        ("K", "J", "rf"),
+        ("K", "Q", "rf"),
+        ("Q", "J", "crc"),
+        ("K", "J", "crc"),
+        ("Q", "J", "cc"),
+        ("K", "J", "cc"),
+        ("Q", "J", "crf"),
+        ("Q", "K", "crf"),
+        ("J", "K", "rc"),
+        ("Q", "K", "cc"),
+    ]
     for p1, p2, betting in hands:
         model.learn_one(kuhn_view(p1, p2, betting))
-    assert model.counts == {"JQbB": 1, "KQbB": 1, "J(Q)bP": 1, "K?bP": 2, "QJpBb": 1, "KJpBb": 1, "QJpP": 1,
-                            "KJpP": 1, "Q?pBp": 2}
+    assert model.counts == {
+        "JQbB": 1,
+        "KQbB": 1,
+        "J(Q)bP": 1,
+        "K?bP": 2,
+        "QJpBb": 1,
+        "KJpBb": 1,
+        "QJpP": 1,
+        "KJpP": 1,
+        "Q?pBp": 2,
+    }
     a, b, c, d, e, f = model.abc()
     assert model.eta() == pytest.approx(float(map_eta(a, b, c)))
     assert model.xi() == pytest.approx(float(map_xi(d, e, f)))
@@ -120,8 +150,17 @@ def test_generic_dirichlet_map_equals_kuhn_closed_form():
     prior = {key: dict(entry) for key, entry in p2_table(0.5, 0.5).items()}
     model = DirichletModel(prior, strength=4.0, min_alpha=1e-9)  # Dirichlet(2, 2) = paper Beta(1, 1)
     closed = KuhnP2Model("weak")
-    for p1, p2, betting in [("J", "Q", "rf"), ("K", "J", "rf"), ("K", "Q", "rf"), ("K", "Q", "rc"), ("Q", "J", "crf"),
-                            ("Q", "K", "crf"), ("K", "J", "crc"), ("Q", "J", "cc"), ("J", "Q", "rf")]:
+    for p1, p2, betting in [
+        ("J", "Q", "rf"),
+        ("K", "J", "rf"),
+        ("K", "Q", "rf"),
+        ("K", "Q", "rc"),
+        ("Q", "J", "crf"),
+        ("Q", "K", "crf"),
+        ("K", "J", "crc"),
+        ("Q", "J", "cc"),
+        ("J", "Q", "rf"),
+    ]:
         view = kuhn_view(p1, p2, betting)
         model.learn_one(view)
         closed.learn_one(view)
@@ -145,16 +184,19 @@ def test_kuhn_p1_model_map_matches_brute_force():
 
 def test_kuhn_p1_model_reads_p2_observations():
     model = KuhnP1Model()
-    model.learn_one(kuhn_view("J", "Q", "rf", position=1))   # P2 (Q) folds to a bet: P1 held J or K
+    model.learn_one(kuhn_view("J", "Q", "rf", position=1))  # P2 (Q) folds to a bet: P1 held J or K
     model.learn_one(kuhn_view("Q", "K", "crf", position=1))  # P2 (K) bets, P1 folds: J or Q
-    model.learn_one(kuhn_view("J", "K", "rc", position=1))   # showdown: P1 bet the Jack
+    model.learn_one(kuhn_view("J", "K", "rc", position=1))  # showdown: P1 bet the Jack
     assert list(model.exponents) == [1, 0, 0, 0, 0, 0, 1, 1]
 
 
 def exact_log_evidence(model: DirichletModel, records: list[HandRecord]) -> float:
     """log p(records) under the model's prior, by enumerating every hidden hand."""
-    fresh = DirichletModel({k: v for k, v in model.index.to_table(model.index.normalise(model.alpha)).items()},
-                           model.strength, index=model.index)
+    fresh = DirichletModel(
+        {k: v for k, v in model.index.to_table(model.index.normalise(model.alpha)).items()},
+        model.strength,
+        index=model.index,
+    )
     fresh.alpha = model.alpha.copy()
     for record in records:
         fresh.learn_record(record)
@@ -203,7 +245,7 @@ def test_particle_posterior_matches_exact_enumeration():
 def test_showdowns_update_the_dirichlet_conjugately():
     table = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = DirichletModel(table, 2.0, samples=8, seed=0)
-    model.learn_one(kuhn_view("K", "Q", "rc"))   # P2 (Q) called the bet: "Ks:r" -> c
+    model.learn_one(kuhn_view("K", "Q", "rc"))  # P2 (Q) called the bet: "Ks:r" -> c
     model.learn_one(kuhn_view("K", "Q", "rc"))
     _, span = model.index.class_slots("Ks:r")
     expected = (model.alpha[span] + np.array([0.0, 2.0])) / (model.alpha[span].sum() + 2.0)
@@ -214,20 +256,23 @@ def test_showdowns_update_the_dirichlet_conjugately():
 def test_dirichlet_infers_the_folders_card_from_dominance():
     table = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = DirichletModel(table, 2.0, samples=64, seed=0)
-    model.learn_one(kuhn_view("J", "Q", "rf"))   # a King never folds: the folder held the Queen
+    model.learn_one(kuhn_view("J", "Q", "rf"))  # a King never folds: the folder held the Queen
     exact = model.exact_posterior()
     assert exact.size == 2 and exact.weights.max() > 0.999
     assert model.predict_proba_one("Ks:r")["f"] > table["Ks:r"]["f"]
 
 
 def test_portfolio_posterior_is_bayes_rule_with_marginalisation():
-    always_call = {key: {c: (1.0 if c == "c" else 0.0) for c in e} for key, e in solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"].items()}
+    always_call = {
+        key: {c: (1.0 if c == "c" else 0.0) for c in e}
+        for key, e in solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"].items()
+    }
     nash = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = PortfolioModel([nash, always_call], names=["nash", "call"], floor=1e-3)
-    view = kuhn_view("K", "J", "rf")                 # P2 folded: J (fold 1) or Q (fold 2/3) under Nash
+    view = kuhn_view("K", "J", "rf")  # P2 folded: J (fold 1) or Q (fold 2/3) under Nash
     model.learn_one(view)
     nash_likelihood = 0.5 * nash["Qs:r"]["f"] + 0.5 * nash["Ks:r"]["f"]
-    call_likelihood = 1e-3 / (1 + 1e-3)              # floored fold probability
+    call_likelihood = 1e-3 / (1 + 1e-3)  # floored fold probability
     expected = nash_likelihood / (nash_likelihood + call_likelihood)
     assert model.weights()[0] == pytest.approx(expected, rel=1e-6)
     assert model.map_policy()["Ks:r"] == pytest.approx(nash["Ks:r"], abs=1e-3)

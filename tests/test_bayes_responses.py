@@ -13,7 +13,12 @@ from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.bayes import (
-    ResponseSolver, SequentialExp4, bayesian_best_response, map_response, robust_response, thompson_response,
+    ResponseSolver,
+    SequentialExp4,
+    bayesian_best_response,
+    map_response,
+    robust_response,
+    thompson_response,
 )
 from pokerbot.strategies.bayes.simulate import TreeSimulator
 from pokerbot.strategies.solvers import Policy, build_tree, equilibrium_policy, kuhn
@@ -44,8 +49,10 @@ def test_bayesian_best_response_maximises_the_posterior_expected_value():
     keys = ["Qs:", "Ks:", "As:", "Qs:cr", "Ks:cr", "As:cr"]
     best = -np.inf
     for choice in product((0, 1), repeat=6):
-        table = {key: ({"c": 1 - c, "r": c} if key.endswith(":") else {"f": 1 - c, "c": c})
-                 for key, c in zip(keys, choice, strict=True)}
+        table = {
+            key: ({"c": 1 - c, "r": c} if key.endswith(":") else {"f": 1 - c, "c": c})
+            for key, c in zip(keys, choice, strict=True)
+        }
         sigma = profile_from_policy(KUHN_TREE, Policy(KUHN, table))
         best = max(best, float(portfolio.weights() @ solver.values(0, sigma, portfolio.policies)))
     assert response.expected_value == pytest.approx(best, abs=1e-9)
@@ -84,7 +91,7 @@ def test_exp4_follows_algorithm_1_with_per_card_scores():
     assert exp4.scores[0, :, 0] == pytest.approx(q[0] / mixed[0])
     assert exp4.scores[1, :, 1] == pytest.approx(0.5 * q[1] / mixed[1])
     scores = exp4.expert_scores()
-    assert scores[0] == pytest.approx(0.5 * q[0] / mixed[0])       # mean over the two cards, one unseen
+    assert scores[0] == pytest.approx(0.5 * q[0] / mixed[0])  # mean over the two cards, one unseen
     weights = 2.0 ** scores[0]
     assert exp4.probabilities()[0] == pytest.approx(0.25 * weights / weights.sum() + 0.25)
     assert exp4.best()[0] == 0 and exp4.choose().shape == (2,)

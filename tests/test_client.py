@@ -283,8 +283,20 @@ def test_play_cannot_connect_exits_1() -> None:
         sock.bind(("127.0.0.1", 0))
         port = str(sock.getsockname()[1])
         result = CliRunner().invoke(
-            app, ["play", "--game", "kuhn", "--strategy", "always-call", "--port", port, "--connect-timeout", "0.2",
-                  "--log-format", "json"],
+            app,
+            [
+                "play",
+                "--game",
+                "kuhn",
+                "--strategy",
+                "always-call",
+                "--port",
+                port,
+                "--connect-timeout",
+                "0.2",
+                "--log-format",
+                "json",
+            ],
         )
     assert result.exit_code == 1
     event = json.loads(result.output.strip().splitlines()[-1])
@@ -296,4 +308,9 @@ def test_json_logs(capsys: pytest.CaptureFixture[str]) -> None:
     structlog.get_logger("t").warning("fallback", hand=3)
     structlog.get_logger("t").debug("hidden")
     (line,) = capsys.readouterr().err.splitlines()
-    assert json.loads(line) | {"timestamp": None} == {"event": "fallback", "hand": 3, "level": "warning", "timestamp": None}
+    assert json.loads(line) | {"timestamp": None} == {
+        "event": "fallback",
+        "hand": 3,
+        "level": "warning",
+        "timestamp": None,
+    }

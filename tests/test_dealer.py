@@ -59,9 +59,11 @@ async def run_match(
         clients = []
         for port, strategy in zip(ports, strategies):
             url = f"ws://127.0.0.1:{port}/" if config.websocket else None
-            clients.append(play_match(
-                "127.0.0.1", port, config.game, strategy, websocket_url=url, token=config.token, **client_options
-            ))
+            clients.append(
+                play_match(
+                    "127.0.0.1", port, config.game, strategy, websocket_url=url, token=config.token, **client_options
+                )
+            )
         client_results = await asyncio.gather(*clients)
         return await dealer, list(client_results)
 
@@ -131,7 +133,11 @@ async def test_deals_and_log_equal_the_reference_log(tmp_path: Path, name: str) 
         for hand in (parse_state_line(line, game) for line in reference[:hands])
     }
     config = DealerConfig(
-        match_name="replay", game=game, hands=hands, seed=seed, names=["A", "B", "C"][: game.num_players],
+        match_name="replay",
+        game=game,
+        hands=hands,
+        seed=seed,
+        names=["A", "B", "C"][: game.num_players],
         output_dir=tmp_path,
     )
     result, _ = await run_match(config, [ReplayStrategy(game, replays) for _ in range(game.num_players)])
@@ -239,7 +245,9 @@ def assert_clean_end(result: MatchResult, hands: int, error: str) -> None:
     assert not log_lines(result)[-1].startswith("SCORE")
 
 
-async def test_malformed_responses_are_ignored_or_called(tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join) -> None:
+async def test_malformed_responses_are_ignored_or_called(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join
+) -> None:
     config = make_config(tmp_path, "kuhn", 3)
 
     async def script(seat: RawSeat) -> None:
@@ -257,7 +265,9 @@ async def test_malformed_responses_are_ignored_or_called(tmp_path: Path, capsys:
     assert "bad state" in err and "another state" in err and "malformed action 'zz'" in err
 
 
-async def test_invalid_actions_become_calls_until_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join) -> None:
+async def test_invalid_actions_become_calls_until_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join
+) -> None:
     config = make_config(tmp_path, "kuhn", 50, max_invalid=2)
 
     async def script(seat: RawSeat) -> None:
@@ -390,9 +400,32 @@ def test_reference_command_line(tmp_path: Path) -> None:
     """``pokerbot dealer`` with reference options, and two ``pokerbot play`` processes."""
     cli = [sys.executable, "-m", "pokerbot.bot.cli"]
     dealer = subprocess.Popen(
-        [*cli, "dealer", "cli_match", "leduc", "3", "17", "Alice", "Bob", "-p", "0,0", "--t_response", "20000",
-         "--t_hand=60000", "--t_per_hand", "10000", "--start_timeout", "20000", "-T", "-L", "--out", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            *cli,
+            "dealer",
+            "cli_match",
+            "leduc",
+            "3",
+            "17",
+            "Alice",
+            "Bob",
+            "-p",
+            "0,0",
+            "--t_response",
+            "20000",
+            "--t_hand=60000",
+            "--t_per_hand",
+            "10000",
+            "--start_timeout",
+            "20000",
+            "-T",
+            "-L",
+            "--out",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert dealer.stdout is not None
@@ -401,7 +434,9 @@ def test_reference_command_line(tmp_path: Path) -> None:
         players = [
             subprocess.Popen(
                 [*cli, "play", "--port", port, "--game", "leduc", "--strategy", "always-call", "--log-format", "json"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             for port in ports
         ]
@@ -417,8 +452,12 @@ def test_reference_command_line(tmp_path: Path) -> None:
     assert re.search(r"^TO 1 at \d+\.\d{6} MATCHSTATE:0:0::\w\w\|$", err, re.MULTILINE)
     assert re.search(r"^FROM \d at \d+\.\d{6} MATCHSTATE:\d:0:.*:c$", err, re.MULTILINE)
     log = (tmp_path / "cli_match.log").read_text().splitlines()
-    assert log[:4] == ["# name/game/hands/seed cli_match leduc 3 17", "#--t_response 20000", "#--t_hand 60000",
-                       "#--t_per_hand 10000"]
+    assert log[:4] == [
+        "# name/game/hands/seed cli_match leduc 3 17",
+        "#--t_response 20000",
+        "#--t_hand 60000",
+        "#--t_per_hand 10000",
+    ]
     assert check_log(log, load_game("leduc")).ok
 
 
@@ -442,7 +481,9 @@ def test_dealer_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--t_response" in capsys.readouterr().out
 
 
-async def test_a_seat_may_reconnect_before_the_match_starts(tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join) -> None:
+async def test_a_seat_may_reconnect_before_the_match_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], join: Join
+) -> None:
     config = make_config(tmp_path, "kuhn", 2)
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config)

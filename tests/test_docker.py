@@ -66,7 +66,9 @@ def test_compose_command_lines_play_a_real_short_match(name, players, tmp_path):
 
     def command(service: str) -> list[str]:
         args = [interpolate(str(arg), environment) for arg in services[service]["command"]]
-        args = ["127.0.0.1" if arg == "dealer" and before == "--host" else arg for before, arg in zip(["", *args], args)]
+        args = [
+            "127.0.0.1" if arg == "dealer" and before == "--host" else arg for before, arg in zip(["", *args], args)
+        ]
         return [POKERBOT, *(str(tmp_path) if arg == "/results" else arg for arg in args)]
 
     env = {**os.environ, "MPLBACKEND": "Agg"}

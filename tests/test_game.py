@@ -1,5 +1,6 @@
 from pathlib import Path
 
+import pydantic
 import pytest
 
 from pokerbot.protocol.errors import GameDefinitionError
@@ -40,9 +41,13 @@ def test_nolimit_holdem_fields():
 
 def test_builtin_games_match_the_reference_definitions():
     pairs = {
-        "kuhn": "kuhn2p_s16", "kuhn3p": "kuhn3p_s15", "leduc": "leduc2p_s17",
-        "holdem-limit-2p": "limit2p_s11", "holdem-limit-3p": "limit3p_s13",
-        "holdem-nolimit-2p": "nolimit2p_s12", "holdem-nolimit-3p": "nolimit3p_s14",
+        "kuhn": "kuhn2p_s16",
+        "kuhn3p": "kuhn3p_s15",
+        "leduc": "leduc2p_s17",
+        "holdem-limit-2p": "limit2p_s11",
+        "holdem-limit-3p": "limit3p_s13",
+        "holdem-nolimit-2p": "nolimit2p_s12",
+        "holdem-nolimit-3p": "nolimit3p_s14",
     }
     assert set(pairs) == set(BUILTIN_GAMES)
     for name, folder in pairs.items():
@@ -135,5 +140,5 @@ def test_limit_game_needs_raise_sizes():
 
 def test_game_is_immutable():
     game = parse_game(NOLIMIT)
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError):
         game.num_players = 3  # type: ignore[misc]

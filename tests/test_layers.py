@@ -1,6 +1,8 @@
 """The architecture: protocol <- models <- strategies <- bot, and protocol is sans-I/O."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from importlinter.cli import lint_imports
@@ -24,3 +26,14 @@ def test_protocol_modules_import_no_io_modules_even_lazily():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module.split(".")[0]]
             assert not forbidden.intersection(names), f"{path.name} imports {names}"
+
+
+def test_ruff_lint_and_format_are_clean():
+    """ruff (configured in pyproject.toml): lint, import order and formatting."""
+    ruff = [sys.executable, "-m", "ruff"]
+    lint = subprocess.run([*ruff, "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    formatting = subprocess.run(
+        [*ruff, "format", "--check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert formatting.returncode == 0, formatting.stdout + formatting.stderr

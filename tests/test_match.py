@@ -39,8 +39,9 @@ def create(strategies: list[str], game: Game, seed: int = 1) -> list[Strategy]:
     return [REGISTRY.create(strategy, game, strategy_seed(seed, name)) for strategy, name in zip(strategies, names)]
 
 
-def expected_values(game: Game, seed: int, hands: int, strategies: list[Strategy],
-                    names: list[str]) -> list[dict[str, float]]:
+def expected_values(
+    game: Game, seed: int, hands: int, strategies: list[Strategy], names: list[str]
+) -> list[dict[str, float]]:
     """Per-hand values by name, played directly on the engine (deterministic strategies)."""
     dealer = Dealer(game, seed)
     n = game.num_players
@@ -104,8 +105,9 @@ def test_same_seed_same_result_and_another_seed_differs(tmp_path: Path) -> None:
     game = load_game("holdem-nolimit-2p")
 
     def run(seed: int) -> list[dict[str, float]]:
-        plan = make_plan(game, "holdem-nolimit-2p", 200, seed, ["random", "random"], REGISTRY,
-                         in_process=True, output_dir=tmp_path)
+        plan = make_plan(
+            game, "holdem-nolimit-2p", 200, seed, ["random", "random"], REGISTRY, in_process=True, output_dir=tmp_path
+        )
         return play_plan(plan, REGISTRY)[0].per_hand_values
 
     assert run(5) == run(5)
@@ -115,8 +117,17 @@ def test_same_seed_same_result_and_another_seed_differs(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "kuhn", "holdem-limit-2p"])
 def test_duplicate_always_call_pair_is_exactly_zero(game_name: str, tmp_path: Path) -> None:
     game = load_game(game_name)
-    plan = make_plan(game, game_name, 100, 4, ["always-call", "always-call"], REGISTRY,
-                     in_process=True, duplicate=True, output_dir=tmp_path)
+    plan = make_plan(
+        game,
+        game_name,
+        100,
+        4,
+        ["always-call", "always-call"],
+        REGISTRY,
+        in_process=True,
+        duplicate=True,
+        output_dir=tmp_path,
+    )
     first, second = play_plan(plan, REGISTRY)
     assert first.names == ("always-call", "always-call-2") and second.names == first.names[::-1]
     assert any(first.per_hand_values)
@@ -181,8 +192,21 @@ def test_wrong_players_and_crashing_strategies_raise_clear_errors() -> None:
 def test_cli_in_process_writes_json_log_and_plot(tmp_path: Path) -> None:
     out, report = tmp_path / "out", tmp_path / "r.json"
     result = CliRunner().invoke(
-        app, ["match", "--in-process", "--hands", "50", "--quiet", "--json", str(report), "--out", str(out),
-              "--players", "push-fold", "random"],
+        app,
+        [
+            "match",
+            "--in-process",
+            "--hands",
+            "50",
+            "--quiet",
+            "--json",
+            str(report),
+            "--out",
+            str(out),
+            "--players",
+            "push-fold",
+            "random",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "push-fold" in result.output and "mbb/hand" in result.output
@@ -199,8 +223,21 @@ def test_cli_in_process_writes_json_log_and_plot(tmp_path: Path) -> None:
 
 def test_cli_duplicate_in_a_small_game_reports_chips_per_hand(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        app, ["match", "--in-process", "-q", "-g", "kuhn", "-n", "30", "--duplicate", "--out", str(tmp_path),
-              "--players", "always-call,always-call"],
+        app,
+        [
+            "match",
+            "--in-process",
+            "-q",
+            "-g",
+            "kuhn",
+            "-n",
+            "30",
+            "--duplicate",
+            "--out",
+            str(tmp_path),
+            "--players",
+            "always-call,always-call",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "chips/hand" in result.output and "duplicate" in result.output
@@ -232,8 +269,9 @@ def test_loopback_match_agrees_with_in_process(tmp_path: Path) -> None:
     plan = make_plan(game, "leduc", 40, 2, ["random", "always-raise"], REGISTRY, **common)
     (loopback,) = play_plan(plan, REGISTRY)
     assert loopback.error is None and loopback.hands_played == 40
-    local_plan = make_plan(game, "leduc", 40, 2, ["random", "always-raise"], REGISTRY, in_process=True,
-                           output_dir=tmp_path / "local")
+    local_plan = make_plan(
+        game, "leduc", 40, 2, ["random", "always-raise"], REGISTRY, in_process=True, output_dir=tmp_path / "local"
+    )
     (local,) = play_plan(local_plan, REGISTRY)
     assert loopback.per_hand_values == local.per_hand_values
     assert loopback.log_path is not None and check_log(loopback.log_path.read_text().splitlines(), game).ok
@@ -243,7 +281,8 @@ def test_loopback_match_agrees_with_in_process(tmp_path: Path) -> None:
 def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
     report = tmp_path / "r.json"
     result = CliRunner().invoke(
-        app, ["match", "-g", "kuhn3p", "-n", "30", "--out", str(tmp_path), "--json", str(report)],
+        app,
+        ["match", "-g", "kuhn3p", "-n", "30", "--out", str(tmp_path), "--json", str(report)],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())

@@ -60,8 +60,13 @@ def test_when_the_pot_raise_is_all_in_the_pot_class_vanishes() -> None:
 def test_first_decision_of_no_limit_holdem() -> None:
     state = HandState(NOLIMIT)  # the small blind: 50 to call into 150
     actions = class_actions(state)
-    assert list(actions) == [ActionClass.FOLD, ActionClass.CALL, ActionClass.HALF_POT, ActionClass.POT,
-                             ActionClass.ALL_IN]
+    assert list(actions) == [
+        ActionClass.FOLD,
+        ActionClass.CALL,
+        ActionClass.HALF_POT,
+        ActionClass.POT,
+        ActionClass.ALL_IN,
+    ]
     assert actions[ActionClass.FOLD] == FOLD and actions[ActionClass.CALL] == CALL
     assert actions[ActionClass.HALF_POT] == Action.raise_to(200)  # 100 + 0.5 * 200
     assert actions[ActionClass.POT] == Action.raise_to(300)

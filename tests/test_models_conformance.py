@@ -54,7 +54,8 @@ FACTORIES: dict[str, ModelFactory] = {
     "action-prior-adaptive-tree": lambda: ActionModel(small_prior().action, ModelConfig(seed=4)),
     "action-prior-hoeffding-tree": lambda: ActionModel(small_prior().action, ModelConfig(opponent_tree="hoeffding")),
     "action-no-tree-context-weights": lambda: ActionModel(
-        small_prior().action, ModelConfig(opponent_tree="none", weight_level=1, decays=(0.95,))),
+        small_prior().action, ModelConfig(opponent_tree="none", weight_level=1, decays=(0.95,))
+    ),
     "action-prior-only": lambda: ActionModel(small_prior().action, ModelConfig(adapt=False)),
     "strength-uniform-prior": lambda: HandStrengthModel(),
     "strength-prior": lambda: HandStrengthModel(small_prior().strength, ModelConfig(seed=4)),
@@ -80,7 +81,7 @@ def test_probabilities_sum_to_one_over_legal_classes(factory: ModelFactory) -> N
     model = factory()
     rows = rows_for(model)
     learn(model, rows[: len(rows) // 2])
-    for row in rows[len(rows) // 2:]:
+    for row in rows[len(rows) // 2 :]:
         proba = model.predict_proba_one(row.x)
         assert sum(proba.values()) == pytest.approx(1.0)
         assert all(p >= 0.0 for p in proba.values())
@@ -135,7 +136,7 @@ def test_cached_predictions_equal_fresh_ones_and_learning_invalidates(factory: M
         assert model.predict_proba_one(probe) is cached  # a cache hit
         model.clear_cache()
         assert model.predict_proba_one(probe) == cached  # the cache held the fresh answer
-        learn(model, rows[start:start + 10])
+        learn(model, rows[start : start + 10])
         assert model.cache_entries == (0 if model.config.adapt else 1)
     if model.config.adapt:
         assert model.predict_proba_one(probe) != fresh_like(model).predict_proba_one(probe)

@@ -32,8 +32,10 @@ def test_prequential_predicts_before_learning() -> None:
     rng = random.Random(9)
     views = [MatchState(0, n, play_random_hand(GAME, rng).view(0)) for n in range(25)]
     frozen = ModelConfig(adapt=False)
-    models = {"prior": (ActionModel(None, frozen), HandStrengthModel(None, frozen)),
-              "adapting": (ActionModel(), HandStrengthModel())}
+    models = {
+        "prior": (ActionModel(None, frozen), HandStrengthModel(None, frozen)),
+        "adapting": (ActionModel(), HandStrengthModel()),
+    }
     report = prequential(views, models, every=10)
     assert [(b.first, b.last) for b in report.blocks] == [(0, 9), (10, 19), (20, 24)]
     first_hand = prequential(views[:1], {"a": (ActionModel(), HandStrengthModel())}, every=10)
@@ -57,10 +59,24 @@ def test_play_views_gives_the_heros_final_views() -> None:
 
 def test_model_learning_command(tmp_path: Path) -> None:
     json_path, plot = tmp_path / "curve.json", tmp_path / "curve.png"
-    result = runner.invoke(experiment_app, [
-        "model-learning", "--opponent", "calling-station", "--hands", "40", "--every", "20",
-        "--json", str(json_path), "--plot", str(plot), "--seed", "2",
-    ])
+    result = runner.invoke(
+        experiment_app,
+        [
+            "model-learning",
+            "--opponent",
+            "calling-station",
+            "--hands",
+            "40",
+            "--every",
+            "20",
+            "--json",
+            str(json_path),
+            "--plot",
+            str(plot),
+            "--seed",
+            "2",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(json_path.read_text())
     assert data["opponent"] == "calling-station" and data["every"] == 20 and len(data["blocks"]) == 2

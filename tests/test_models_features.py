@@ -50,15 +50,66 @@ def finished_hand() -> HandState:
 
 
 BUTTON_ROWS = [
-    ({"stage": 0, "pot": 1.5, "bets_actor": 0, "bets_other": 0, "last_actor": -1, "last_other": -1,
-      "button": 1, "face_cards": 0, "suited": 0, "connected": 0, "round_actions": 0,
-      "to_call": 50 / 150, "bet_size": 0.0, "spr": SPR_CAP, LEGAL_KEY: 0b111101}, ActionClass.POT),
-    ({"stage": 1, "pot": 9.0, "bets_actor": 0, "bets_other": 1, "last_actor": 4, "last_other": 3,
-      "button": 1, "face_cards": 2, "suited": 2, "connected": 2, "round_actions": 1,
-      "to_call": 300 / 900, "bet_size": 0.5, "spr": 19400 / 900, LEGAL_KEY: 0b111101}, ActionClass.POT),
-    ({"stage": 2, "pot": 48.0, "bets_actor": 0, "bets_other": 0, "last_actor": 4, "last_other": 1,
-      "button": 1, "face_cards": 3, "suited": 2, "connected": 3, "round_actions": 1,
-      "to_call": 0.0, "bet_size": 0.0, "spr": 17600 / 4800, LEGAL_KEY: 0b111010}, ActionClass.ALL_IN),
+    (
+        {
+            "stage": 0,
+            "pot": 1.5,
+            "bets_actor": 0,
+            "bets_other": 0,
+            "last_actor": -1,
+            "last_other": -1,
+            "button": 1,
+            "face_cards": 0,
+            "suited": 0,
+            "connected": 0,
+            "round_actions": 0,
+            "to_call": 50 / 150,
+            "bet_size": 0.0,
+            "spr": SPR_CAP,
+            LEGAL_KEY: 0b111101,
+        },
+        ActionClass.POT,
+    ),
+    (
+        {
+            "stage": 1,
+            "pot": 9.0,
+            "bets_actor": 0,
+            "bets_other": 1,
+            "last_actor": 4,
+            "last_other": 3,
+            "button": 1,
+            "face_cards": 2,
+            "suited": 2,
+            "connected": 2,
+            "round_actions": 1,
+            "to_call": 300 / 900,
+            "bet_size": 0.5,
+            "spr": 19400 / 900,
+            LEGAL_KEY: 0b111101,
+        },
+        ActionClass.POT,
+    ),
+    (
+        {
+            "stage": 2,
+            "pot": 48.0,
+            "bets_actor": 0,
+            "bets_other": 0,
+            "last_actor": 4,
+            "last_other": 1,
+            "button": 1,
+            "face_cards": 3,
+            "suited": 2,
+            "connected": 3,
+            "round_actions": 1,
+            "to_call": 0.0,
+            "bet_size": 0.0,
+            "spr": 17600 / 4800,
+            LEGAL_KEY: 0b111010,
+        },
+        ActionClass.ALL_IN,
+    ),
 ]
 
 
@@ -71,8 +122,13 @@ def test_action_rows_of_the_button_as_the_big_blind_saw_them() -> None:
 
 def test_action_rows_of_the_big_blind() -> None:
     rows = action_rows(finished_hand(), observer=1)
-    assert [row.y for row in rows] == [ActionClass.CALL, ActionClass.HALF_POT, ActionClass.CALL,
-                                       ActionClass.CHECK, ActionClass.FOLD]
+    assert [row.y for row in rows] == [
+        ActionClass.CALL,
+        ActionClass.HALF_POT,
+        ActionClass.CALL,
+        ActionClass.CHECK,
+        ActionClass.FOLD,
+    ]
     call, bet, call_raise, check, fold = (row.x for row in rows)
     assert (call["button"], call["to_call"], call["bets_other"], call["last_other"]) == (0, 200 / 400, 1, 4)
     assert call["bet_size"] == pytest.approx(200 / 200)  # raise-by 200 into pot 150 + call 50
@@ -113,8 +169,19 @@ def test_showdown_rows_use_percentile_rank_bins() -> None:
     assert row.actor == 1
     assert row.strength == hand_strength(NOLIMIT, cards_from_string("7h2c"), view.state.visible_board())
     assert row.y == strength_bin(row.strength)
-    assert row.x == {"pot": 2.0, "bets_actor": 0, "bets_other": 0, "late_bets_actor": 0, "last_actor": 1,
-                     "last_other": 1, "button": 1, "face_cards": 1, "suited": 2, "connected": 4, "end_stage": 3}
+    assert row.x == {
+        "pot": 2.0,
+        "bets_actor": 0,
+        "bets_other": 0,
+        "late_bets_actor": 0,
+        "last_actor": 1,
+        "last_other": 1,
+        "button": 1,
+        "face_cards": 1,
+        "suited": 2,
+        "connected": 4,
+        "end_stage": 3,
+    }
     assert list(row.x) == list(SHOWDOWN_FEATURES)
     assert showdown_context(state, 0)["button"] == 0
 

@@ -15,7 +15,13 @@ from pokerbot.bot.match import run_inprocess_match
 from pokerbot.bot.prior_cli import build_default_priors, self_play_logs, train_prior
 from pokerbot.models import persist
 from pokerbot.models.config import PriorConfig
-from pokerbot.models.errors import CorruptModelFileError, ForeignModelFileError, ModelError, ModelFileError, ModelVersionError
+from pokerbot.models.errors import (
+    CorruptModelFileError,
+    ForeignModelFileError,
+    ModelError,
+    ModelFileError,
+    ModelVersionError,
+)
 from pokerbot.models.prior import (
     Prior,
     PriorTrainer,
@@ -162,8 +168,9 @@ def test_train_prior_refuses_an_empty_or_missing_log(tmp_path: Path) -> None:
     out = str(tmp_path / "p")
     result = runner.invoke(app, ["train-prior", str(empty), "--game", "holdem-nolimit-2p", "--out", out])
     assert result.exit_code == 2 and "no hands" in result.output
-    result = runner.invoke(app, ["train-prior", str(tmp_path / "nope.log"), "--game", "holdem-nolimit-2p",
-                                 "--out", str(tmp_path / "p")])
+    result = runner.invoke(
+        app, ["train-prior", str(tmp_path / "nope.log"), "--game", "holdem-nolimit-2p", "--out", str(tmp_path / "p")]
+    )
     assert result.exit_code == 2 and "cannot read" in result.output
 
 
@@ -180,7 +187,9 @@ def test_self_play_groups_match_the_game_size(tmp_path: Path) -> None:
     game = load_game("holdem-limit-3p")
     population = ("tight-aggressive", "maniac", "random", "always-call")
     groups: list[tuple[str, ...]] = []
-    logs = self_play_logs(game, "holdem-limit-3p", 4, 3, tmp_path, population, on_group=lambda g: groups.append(tuple(g)))
+    logs = self_play_logs(
+        game, "holdem-limit-3p", 4, 3, tmp_path, population, on_group=lambda g: groups.append(tuple(g))
+    )
     assert len(logs) == len(groups) == 4  # every triple of four players
     assert {frozenset(g) for g in groups} == {frozenset(population) - {name} for name in population}
     trainer = PriorTrainer(game)

@@ -104,8 +104,9 @@ def _recording_registry(calls: list[tuple], *, optional: bool) -> StrategyRegist
         return REGISTRY.create("random", game, seed)
 
     registry = StrategyRegistry()
-    registry.register(StrategyInfo(name="x", factory=factory, summary="test", argument="ARG",
-                                   argument_optional=optional))
+    registry.register(
+        StrategyInfo(name="x", factory=factory, summary="test", argument="ARG", argument_optional=optional)
+    )
     return registry
 
 
@@ -173,8 +174,23 @@ def test_make_plan_refuses_a_strategy_with_an_argument_for_another_game() -> Non
 def test_match_command_with_a_policy_argument(tmp_path: Path, kuhn_policy: Path) -> None:
     report, out = tmp_path / "report.json", tmp_path / "out"
     result = CliRunner().invoke(
-        app, ["match", "--in-process", "--hands", "10", "--quiet", "-g", "kuhn", "--json", str(report),
-              "--out", str(out), "--players", f"policy:{kuhn_policy}", "random"],
+        app,
+        [
+            "match",
+            "--in-process",
+            "--hands",
+            "10",
+            "--quiet",
+            "-g",
+            "kuhn",
+            "--json",
+            str(report),
+            "--out",
+            str(out),
+            "--players",
+            f"policy:{kuhn_policy}",
+            "random",
+        ],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())

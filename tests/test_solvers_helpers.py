@@ -8,9 +8,9 @@ from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.infosets import infoset_key
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
-from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.solvers.policy import Policy
 
 _ACTIONS = {"f": FOLD, "c": CALL, "r": LIMIT_RAISE}

@@ -172,7 +172,9 @@ def test_fuzz_mutated_real_lines_only_ever_raise_protocol_error(data):
     assert format_match_state(parsed) == mutated
 
 
-@pytest.mark.parametrize("name", ["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p"])
+@pytest.mark.parametrize(
+    "name", ["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p"]
+)
 def test_format_parse_round_trip_over_random_play(name):
     game = load_game(name)
     rng = random.Random(11)

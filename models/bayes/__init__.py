@@ -26,17 +26,37 @@ from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
 from pokerbot.models.bayes.bootstrap import BootstrapModel
 from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.errors import BayesModelError, ObservationError, PriorError, UnknownInfosetError
-from pokerbot.protocol.infosets import identity_class, rank_class, suits_irrelevant
 from pokerbot.models.bayes.kuhn import PRIORS, BetaPrior, KuhnP2Model, KuhnPrior, map_eta, map_xi
 from pokerbot.models.bayes.kuhn_p1 import KuhnP1Model
 from pokerbot.models.bayes.mixture import MixtureModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.models.bayes.records import Decision, HandRecord, record_from_view
 from pokerbot.models.bayes.slots import SlotIndex
+from pokerbot.protocol.infosets import identity_class, rank_class, suits_irrelevant
 
 __all__ = [
-    "PRIORS", "BayesModelError", "BetaPrior", "BootstrapModel", "Decision", "DirichletModel", "HandRecord",
-    "KuhnP1Model", "KuhnP2Model", "KuhnPrior", "MixtureModel", "ObservationError", "OpponentModel",
-    "PortfolioModel", "PosteriorSample", "PriorError", "SlotIndex", "UnknownInfosetError", "identity_class",
-    "map_eta", "map_xi", "rank_class", "record_from_view", "suits_irrelevant",
+    "PRIORS",
+    "BayesModelError",
+    "BetaPrior",
+    "BootstrapModel",
+    "Decision",
+    "DirichletModel",
+    "HandRecord",
+    "KuhnP1Model",
+    "KuhnP2Model",
+    "KuhnPrior",
+    "MixtureModel",
+    "ObservationError",
+    "OpponentModel",
+    "PortfolioModel",
+    "PosteriorSample",
+    "PriorError",
+    "SlotIndex",
+    "UnknownInfosetError",
+    "identity_class",
+    "map_eta",
+    "map_xi",
+    "rank_class",
+    "record_from_view",
+    "suits_irrelevant",
 ]

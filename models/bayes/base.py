@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerbot.protocol.wire import MatchState
 from pokerbot.models.bayes.records import HandRecord, record_from_view
 from pokerbot.models.bayes.slots import SlotIndex
+from pokerbot.protocol.wire import MatchState
 
 
 @dataclass(frozen=True)

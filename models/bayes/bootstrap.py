@@ -26,8 +26,13 @@ class BootstrapModel(OpponentModel):
     """
 
     def __init__(
-        self, portfolio: PortfolioModel, explicit: DirichletModel, *, weight: float = 1.0,
-        direct: bool = False, seed: int | None = None,
+        self,
+        portfolio: PortfolioModel,
+        explicit: DirichletModel,
+        *,
+        weight: float = 1.0,
+        direct: bool = False,
+        seed: int | None = None,
     ) -> None:
         if explicit.index.classes != portfolio.index.classes:
             raise PriorError("the portfolio and the explicit model must share one slot numbering")

@@ -29,7 +29,9 @@ class CoarsenedModel(OpponentModel):
         for number, name in enumerate(index.classes):
             chars, span = inner.index.class_slots(index.members[name][0])
             if chars != index.class_actions[number]:
-                raise PriorError(f"class {name!r}: the coarse class allows {chars!r}, not {index.class_actions[number]!r}")
+                raise PriorError(
+                    f"class {name!r}: the coarse class allows {chars!r}, not {index.class_actions[number]!r}"
+                )
             start = int(index.class_start[number])
             slots[start : start + len(chars)] = np.arange(span.start, span.stop)
         self.slot_map = slots

@@ -39,12 +39,18 @@ import numpy as np
 
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
 from pokerbot.models.bayes.errors import BayesModelError, PriorError
-from pokerbot.protocol.infosets import identity_class
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import (
-    CompiledRecord, KeyClass, RecordBatch, SlotIndex, Table, safe_log, with_sentinel,
+    CompiledRecord,
+    KeyClass,
+    RecordBatch,
+    SlotIndex,
+    Table,
+    safe_log,
+    with_sentinel,
 )
 from pokerbot.models.bayes.special import log_beta, normalised_weights
+from pokerbot.protocol.infosets import identity_class
 
 DEFAULT_SAMPLES = 64
 """Particles of the importance-sampled posterior."""

@@ -41,9 +41,9 @@ import numpy as np
 
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
 from pokerbot.models.bayes.errors import ObservationError, PriorError
-from pokerbot.protocol.infosets import cards_text
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import SlotIndex
+from pokerbot.protocol.infosets import cards_text
 
 JACK, QUEEN, KING = "Qs", "Ks", "As"
 """The paper's cards as ACPC card strings of the ``kuhn`` game."""
@@ -90,8 +90,7 @@ PRIORS: dict[str, KuhnPrior] = {
 
 
 # ------------------------------------------------------------------ closed forms
-def map_eta(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float,
-            default: float = 0.5) -> np.ndarray:
+def map_eta(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float, default: float = 0.5) -> np.ndarray:
     """argmax of ``eta^A (1-eta)^B (2-eta)^C`` on [0, 1] (counts with prior included).
 
     The negative root of ``(A+B+C) eta^2 - (3A+2B+C) eta + 2A``; ``default`` without data.
@@ -104,8 +103,7 @@ def map_eta(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float,
     return np.clip(np.where(qa > 0, root, default), 0.0, 1.0)
 
 
-def map_xi(d: np.ndarray | float, e: np.ndarray | float, f: np.ndarray | float,
-           default: float = 0.5) -> np.ndarray:
+def map_xi(d: np.ndarray | float, e: np.ndarray | float, f: np.ndarray | float, default: float = 0.5) -> np.ndarray:
     """argmax of ``xi^D (1-xi)^E (1+xi)^F`` on [0, 1] (counts with prior included).
 
     The root in [0, 1] of ``-(D+E+F) xi^2 + (F-E) xi + D``; ``default`` without data.
@@ -310,6 +308,19 @@ def _draw(grid: np.ndarray, weights: np.ndarray, count: int, rng: np.random.Gene
 
 
 __all__ = [
-    "GRID_POINTS", "JACK", "KING", "PRIORS", "QUEEN", "BetaPrior", "KuhnP2Model", "KuhnPrior",
-    "kuhn_hand", "map_eta", "map_xi", "observation_name", "p1_table", "p2_table", "table_log_predictive",
+    "GRID_POINTS",
+    "JACK",
+    "KING",
+    "PRIORS",
+    "QUEEN",
+    "BetaPrior",
+    "KuhnP2Model",
+    "KuhnPrior",
+    "kuhn_hand",
+    "map_eta",
+    "map_xi",
+    "observation_name",
+    "p1_table",
+    "p2_table",
+    "table_log_predictive",
 ]

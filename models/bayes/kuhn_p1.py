@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
-from pokerbot.models.bayes.kuhn import JACK, KING, QUEEN, BetaPrior, kuhn_hand, table_log_predictive, p1_table
+from pokerbot.models.bayes.kuhn import JACK, KING, QUEEN, BetaPrior, kuhn_hand, p1_table, table_log_predictive
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import SlotIndex
 
@@ -33,8 +33,13 @@ class KuhnP1Model(OpponentModel):
     Hands where the observer is not P2 (position 1) are ignored.
     """
 
-    def __init__(self, prior: tuple[BetaPrior, BetaPrior, BetaPrior] | None = None, *, samples: int = 400,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        prior: tuple[BetaPrior, BetaPrior, BetaPrior] | None = None,
+        *,
+        samples: int = 400,
+        seed: int | None = None,
+    ) -> None:
         self.prior = prior or (BetaPrior(1, 1), BetaPrior(1, 1), BetaPrior(1, 1))
         self.exponents = np.zeros(8)
         """``a1, a0, b1, b0, g1, g0, m, k`` from observations (see the module docstring)."""
@@ -70,8 +75,14 @@ class KuhnP1Model(OpponentModel):
         a1, a0, b1, b0, g1, g0, m, k = self.totals()
         with np.errstate(divide="ignore", invalid="ignore"):
             terms = [
-                _xlog(a1, alpha), _xlog(a0, 1 - alpha), _xlog(b1, beta), _xlog(b0, 1 - beta),
-                _xlog(g1, gamma), _xlog(g0, 1 - gamma), _xlog(m, alpha + gamma), _xlog(k, 2 - alpha - beta),
+                _xlog(a1, alpha),
+                _xlog(a0, 1 - alpha),
+                _xlog(b1, beta),
+                _xlog(b0, 1 - beta),
+                _xlog(g1, gamma),
+                _xlog(g0, 1 - gamma),
+                _xlog(m, alpha + gamma),
+                _xlog(k, 2 - alpha - beta),
             ]
         return sum(terms)
 

@@ -28,15 +28,21 @@ class MixtureModel(OpponentModel):
     """Bayesian model averaging over ``components`` (see the module docstring)."""
 
     def __init__(
-        self, components: Sequence[OpponentModel], prior_weights: Sequence[float] | None = None,
-        *, seed: int | None = None,
+        self,
+        components: Sequence[OpponentModel],
+        prior_weights: Sequence[float] | None = None,
+        *,
+        seed: int | None = None,
     ) -> None:
         if not components:
             raise PriorError("a mixture needs at least one component")
         self.components = list(components)
         self.index = self.components[0].index
         for component in self.components[1:]:
-            if component.index.classes != self.index.classes or component.index.class_actions != self.index.class_actions:
+            if (
+                component.index.classes != self.index.classes
+                or component.index.class_actions != self.index.class_actions
+            ):
                 raise PriorError("mixture components must share one slot numbering (pass index=...)")
         self.log_weights = log_prior_weights(prior_weights, len(components), "component")
         self.rng = np.random.default_rng(seed)

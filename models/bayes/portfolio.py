@@ -17,10 +17,10 @@ import numpy as np
 
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
 from pokerbot.models.bayes.errors import PriorError
-from pokerbot.protocol.infosets import identity_class
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import KeyClass, SlotIndex, Table, record_log_likelihood, safe_log, with_sentinel
 from pokerbot.models.bayes.special import log_prior_weights, normalised_weights
+from pokerbot.protocol.infosets import identity_class
 
 
 def merged_table(tables: Sequence[Table]) -> dict[str, dict[str, float]]:

@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from pokerbot.models.bayes.errors import ObservationError
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.errors import IncompleteHandError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.protocol.wire import MatchState
-from pokerbot.models.bayes.errors import ObservationError
 from pokerbot.protocol.infosets import cards_text, public_suffix
+from pokerbot.protocol.wire import MatchState
 
 
 @dataclass(frozen=True, slots=True)

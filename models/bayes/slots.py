@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerbot.models.bayes.errors import PriorError, UnknownInfosetError
-from pokerbot.protocol.infosets import identity_class
 from pokerbot.models.bayes.records import HandRecord
+from pokerbot.protocol.infosets import identity_class
 
 ACTION_ORDER = "fcr"
 Table = Mapping[str, Mapping[str, float]]
@@ -145,9 +145,7 @@ class SlotIndex:
         table: dict[str, dict[str, float]] = {}
         for index, name in enumerate(self.classes):
             start = int(self.class_start[index])
-            entry = {
-                char: float(policy[start + offset]) for offset, char in enumerate(self.class_actions[index])
-            }
+            entry = {char: float(policy[start + offset]) for offset, char in enumerate(self.class_actions[index])}
             for key in self.members[name]:
                 if wanted is None or key in wanted:
                     table[key] = dict(entry)
@@ -163,9 +161,7 @@ class SlotIndex:
         """The slot paths of ``record`` (see :class:`CompiledRecord`)."""
         rows: dict[tuple[int, ...], int] = {}
         for candidate in record.candidates:
-            path = tuple(
-                self.slot(candidate + decision.suffix, decision.action) for decision in record.decisions
-            )
+            path = tuple(self.slot(candidate + decision.suffix, decision.action) for decision in record.decisions)
             rows[path] = rows.get(path, 0) + 1
         total = sum(rows.values())
         paths = np.array(list(rows), dtype=np.int64).reshape(len(rows), len(record.decisions))
@@ -244,6 +240,13 @@ class RecordBatch:
 
 
 __all__ = [
-    "ACTION_ORDER", "CompiledRecord", "KeyClass", "RecordBatch", "SlotIndex", "Table", "record_log_likelihood",
-    "safe_log", "with_sentinel",
+    "ACTION_ORDER",
+    "CompiledRecord",
+    "KeyClass",
+    "RecordBatch",
+    "SlotIndex",
+    "Table",
+    "record_log_likelihood",
+    "safe_log",
+    "with_sentinel",
 ]

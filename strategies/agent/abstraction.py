@@ -114,7 +114,9 @@ def abstract_actions(state: HandState, settings: AbstractionSettings) -> tuple[A
             sizes.append(raise_to)
     for raise_to in sizes:
         branches.append(_raise_branch(state, raise_to))
-    overbet = settings.all_in_max_pot is not None and legal.max_raise_to - state.max_spent > settings.all_in_max_pot * base
+    overbet = (
+        settings.all_in_max_pot is not None and legal.max_raise_to - state.max_spent > settings.all_in_max_pot * base
+    )
     if not (sizes and overbet):
         branches.append(_raise_branch(state, legal.max_raise_to))
     return tuple(branches)
@@ -180,6 +182,11 @@ def reverse_map(
 
 
 __all__ = [
-    "AbstractAction", "AbstractionSettings", "MappingRule", "abstract_actions", "map_size",
-    "pseudo_harmonic_probability", "reverse_map",
+    "AbstractAction",
+    "AbstractionSettings",
+    "MappingRule",
+    "abstract_actions",
+    "map_size",
+    "pseudo_harmonic_probability",
+    "reverse_map",
 ]

@@ -74,8 +74,15 @@ class RangeWinModel:
 
     betting_independent = True
 
-    def __init__(self, game: Game, hole: Sequence[Card], seed: int = 0, mc_iterations: int = MC_ITERATIONS,
-                 exact_missing: int = 0, multiway_iterations: int = MULTIWAY_ITERATIONS) -> None:
+    def __init__(
+        self,
+        game: Game,
+        hole: Sequence[Card],
+        seed: int = 0,
+        mc_iterations: int = MC_ITERATIONS,
+        exact_missing: int = 0,
+        multiway_iterations: int = MULTIWAY_ITERATIONS,
+    ) -> None:
         self.game = game
         self.hole = tuple(hole)
         self.rng = random.Random(seed)
@@ -115,8 +122,9 @@ class RangeWinModel:
             rest = [card for card in self.game.deck if card not in used]
             return sum(self.equity((*board, card)) for card in rest) / len(rest)
         eval7.xorshift_rand.seed(self.rng.getrandbits(32) or 1)
-        return float(eval7.py_hand_vs_range_monte_carlo(
-            self._hero, self._range, [_EVAL7[c] for c in board], self.mc_iterations))
+        return float(
+            eval7.py_hand_vs_range_monte_carlo(self._hero, self._range, [_EVAL7[c] for c in board], self.mc_iterations)
+        )
 
     def share_equities(self, source: RangeWinModel) -> None:
         """Use ``source``'s memo of :meth:`equity` (same game and hole cards: the agent's
@@ -156,7 +164,7 @@ class RangeWinModel:
             mine = evaluate(hero + final)
             best, tied = -1, 0
             for i in range(missing, draw, 2):
-                value = evaluate(cards[i:i + 2] + final)
+                value = evaluate(cards[i : i + 2] + final)
                 if value > best:
                     best, tied = value, 1
                 elif value == best:
@@ -180,11 +188,21 @@ class ModelWinModel(RangeWinModel):
 
     betting_independent = False
 
-    def __init__(self, game: Game, hole: Sequence[Card], model: HandStrengthModel, opponent: int,
-                 seed: int = 0, mc_iterations: int = MC_ITERATIONS, exact_missing: int = 0,
-                 range_showdowns: float = 0.0, range_shrink: float = 0.5, call_shrink: float = 1.0,
-                 action_model: Callable[[HandState], Mapping[ActionClass, float]] | None = None,
-                 min_keep: float = 0.05) -> None:
+    def __init__(
+        self,
+        game: Game,
+        hole: Sequence[Card],
+        model: HandStrengthModel,
+        opponent: int,
+        seed: int = 0,
+        mc_iterations: int = MC_ITERATIONS,
+        exact_missing: int = 0,
+        range_showdowns: float = 0.0,
+        range_shrink: float = 0.5,
+        call_shrink: float = 1.0,
+        action_model: Callable[[HandState], Mapping[ActionClass, float]] | None = None,
+        min_keep: float = 0.05,
+    ) -> None:
         super().__init__(game, hole, seed, mc_iterations, exact_missing)
         self.model = model
         self.opponent = opponent
@@ -209,8 +227,9 @@ class ModelWinModel(RangeWinModel):
         for actions, actors in zip(state.actions, state.actors):
             raised = False
             for action, actor in zip(actions, actors):
-                if actor == self.opponent and (action.kind is ActionKind.RAISE
-                                               or (action.kind is ActionKind.CALL and raised)):
+                if actor == self.opponent and (
+                    action.kind is ActionKind.RAISE or (action.kind is ActionKind.CALL and raised)
+                ):
                     share *= self._keep(replay, action)
                 raised = raised or action.kind is ActionKind.RAISE
                 if replay is not None:

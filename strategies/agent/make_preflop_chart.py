@@ -102,8 +102,9 @@ def equity_matrix(iterations: int = ITERATIONS, seed: int = SEED) -> tuple[np.nd
     return matrix, weights
 
 
-def push_fold(matrix: np.ndarray, weights: np.ndarray, stack_bb: float,
-              iterations: int = FICTITIOUS_PLAY_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+def push_fold(
+    matrix: np.ndarray, weights: np.ndarray, stack_bb: float, iterations: int = FICTITIOUS_PLAY_ITERATIONS
+) -> tuple[np.ndarray, np.ndarray]:
     """The button's push and the big blind's call probabilities per class at ``stack_bb``
     (fictitious play; values in big blinds, blinds 0.5 and 1)."""
     n = matrix.shape[0]
@@ -118,7 +119,9 @@ def push_fold(matrix: np.ndarray, weights: np.ndarray, stack_bb: float,
         # the big blind's best response to the average push strategy: call for hand j
         w_push = weights.T * push[None, :]  # rows: big blind class j, columns: pusher i
         mass = w_push.sum(1)
-        ev_call = np.where(mass > 0, (w_push * (2.0 * stack_bb * matrix - stack_bb)).sum(1) / np.maximum(mass, 1e-12), 0.0)
+        ev_call = np.where(
+            mass > 0, (w_push * (2.0 * stack_bb * matrix - stack_bb)).sum(1) / np.maximum(mass, 1e-12), 0.0
+        )
         best_call = (ev_call > -1.0).astype(float)
         push += (best_push - push) / (t + 1)
         call += (best_call - call) / (t + 1)
@@ -138,8 +141,9 @@ def _top_range(order: np.ndarray, combos: np.ndarray, share: float) -> np.ndarra
     return chosen
 
 
-def _deep_codes(matrix: np.ndarray, weights: np.ndarray, vs_random: np.ndarray, position: str,
-                faced: float, stack: float) -> str:
+def _deep_codes(
+    matrix: np.ndarray, weights: np.ndarray, vs_random: np.ndarray, position: str, faced: float, stack: float
+) -> str:
     order = np.argsort(-vs_random, kind="stable")
     combos = weights.sum(0) / weights.sum(0).max() * 1.0
     share = 1.0 if faced <= 1.0 else max(MIN_RANGE, min(1.0, RANGE_SCALE / faced))
@@ -200,10 +204,17 @@ def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
         "format": CHART_FORMAT,
         "version": CHART_VERSION,
         "method": {
-            "iterations": iterations, "seed": SEED, "push_fold_max_bb": PUSH_FOLD_MAX_BB,
-            "fictitious_play_iterations": FICTITIOUS_PLAY_ITERATIONS, "range_scale": RANGE_SCALE,
-            "min_range": MIN_RANGE, "raise_multiple": RAISE_MULTIPLE, "open_equity": OPEN_EQUITY,
-            "raise_equity": RAISE_EQUITY, "all_in_equity": ALL_IN_EQUITY, "realisation": REALISATION,
+            "iterations": iterations,
+            "seed": SEED,
+            "push_fold_max_bb": PUSH_FOLD_MAX_BB,
+            "fictitious_play_iterations": FICTITIOUS_PLAY_ITERATIONS,
+            "range_scale": RANGE_SCALE,
+            "min_range": MIN_RANGE,
+            "raise_multiple": RAISE_MULTIPLE,
+            "open_equity": OPEN_EQUITY,
+            "raise_equity": RAISE_EQUITY,
+            "all_in_equity": ALL_IN_EQUITY,
+            "realisation": REALISATION,
             "generator": "python -m pokerbot.strategies.agent.make_preflop_chart",
         },
         "classes": list(classes),

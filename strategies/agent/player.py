@@ -8,7 +8,8 @@ three-player hold'em, below):
   effective stack, both in big blinds; ``r`` raises to ``raise_multiple`` times the bet
   faced, ``a`` goes all-in (the limit raise in limit games), ``f`` folds (checks when free);
   adapted to the opponent's action model by :mod:`pokerbot.strategies.agent.preflop_adapt` (steal
-  from an opponent who folds too often, call wider against one who raises too often, tighter against one who raises rarely);
+  from an opponent who folds too often,
+  call wider against one who raises too often, tighter against one who raises rarely);
 * **after the flop** (and pre-flop in other games), :mod:`pokerbot.strategies.agent.search` from the
   current state: the opponent's decisions weighted by the adapting action model, showdowns
   valued by the adapting hand-strength model (:class:`~strategies.agent.equity.ModelWinModel`)
@@ -60,8 +61,14 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.agent.abstraction import AbstractionSettings
 from pokerbot.strategies.agent.equity import ModelWinModel, RangeWinModel
+from pokerbot.strategies.agent.make_preflop_chart import (
+    ALL_IN_EQUITY,
+    MIN_RANGE,
+    OPEN_EQUITY,
+    RAISE_EQUITY,
+    REALISATION,
+)
 from pokerbot.strategies.agent.preflop import POSITIONS, PreflopChart, class_of, load_chart
-from pokerbot.strategies.agent.make_preflop_chart import ALL_IN_EQUITY, MIN_RANGE, OPEN_EQUITY, RAISE_EQUITY, REALISATION
 from pokerbot.strategies.agent.preflop_adapt import (
     COMBINATIONS,
     PreflopAdaptation,
@@ -124,8 +131,7 @@ def multiway_models(game: Game, count: int) -> list[ModelPair]:
     return [models_for_game(game, prior=prior) for _ in range(count)]
 
 
-def multiway_preflop_code(state: HandState, me: int, equity: float, opponents: int,
-                          raise_multiple: float) -> str:
+def multiway_preflop_code(state: HandState, me: int, equity: float, opponents: int, raise_multiple: float) -> str:
     """The chart's deep-stack rule (:mod:`pokerbot.strategies.agent.make_preflop_chart`) in a
     multiway pot: ``equity`` is our share of the pot against the ``opponents`` still in.
 
@@ -169,8 +175,9 @@ class MiximaxAgent(Strategy):
     def __init__(self, game: Game, seed: int | None = None, settings: AgentSettings | None = None) -> None:
         super().__init__(game, seed)
         if not plays(game):
-            raise ValueError("the miximax agent plays hold'em with 2 players (52 cards) or 3 players "
-                             "(52 cards, 2 hole cards) only")
+            raise ValueError(
+                "the miximax agent plays hold'em with 2 players (52 cards) or 3 players (52 cards, 2 hole cards) only"
+            )
         self.settings = settings or AgentSettings()
         self._chart: PreflopChart | None = None
         self._models: ModelPair | None = None
@@ -183,8 +190,13 @@ class MiximaxAgent(Strategy):
     # ---------------------------------------------------------------- parts
     def _uses_chart(self, state: HandState) -> bool:
         game = self.game
-        return (self.settings.use_chart and state.round == 0 and game.is_standard_deck
-                and game.num_hole_cards == 2 and game.num_rounds == 4)
+        return (
+            self.settings.use_chart
+            and state.round == 0
+            and game.is_standard_deck
+            and game.num_hole_cards == 2
+            and game.num_rounds == 4
+        )
 
     def chart(self) -> PreflopChart:
         """The pre-flop chart (loaded and validated on first use)."""
@@ -230,8 +242,9 @@ class MiximaxAgent(Strategy):
             predict = {p: _ModelAdapter(pair[0]) for p, pair in self.opponent_models(me).items()}
         now = time.monotonic()
         stop = min(deadline - self.settings.safety_margin, now + self.settings.time_budget)
-        result = search(state.copy(), me, hole, predict, win_model, stop, self.settings.search,
-                        self.settings.abstraction, self.rng)
+        result = search(
+            state.copy(), me, hole, predict, win_model, stop, self.settings.search, self.settings.abstraction, self.rng
+        )
         self.last_result = result
         return result.action if state.can(result.action) else CALL
 
@@ -246,17 +259,29 @@ class MiximaxAgent(Strategy):
             if not self.settings.use_models:
                 model = RangeWinModel(self.game, hole, seed)
             elif self.game.num_players == 2:
-                model = ModelWinModel(self.game, hole, self.models()[1], 1 - view.position, seed,
-                                      range_showdowns=self.settings.range_showdowns,
-                                      call_shrink=self.settings.call_shrink,
-                                      action_model=self._range_predictor(self.models()[0]))
+                model = ModelWinModel(
+                    self.game,
+                    hole,
+                    self.models()[1],
+                    1 - view.position,
+                    seed,
+                    range_showdowns=self.settings.range_showdowns,
+                    call_shrink=self.settings.call_shrink,
+                    action_model=self._range_predictor(self.models()[0]),
+                )
             else:
                 per_opponent: dict[int, ModelWinModel] = {}
                 for p, pair in self.opponent_models(view.position).items():
-                    per_opponent[p] = ModelWinModel(self.game, hole, pair[1], p, seed,
-                                                    range_showdowns=self.settings.range_showdowns,
-                                                    call_shrink=self.settings.call_shrink,
-                                                    action_model=self._range_predictor(pair[0]))
+                    per_opponent[p] = ModelWinModel(
+                        self.game,
+                        hole,
+                        pair[1],
+                        p,
+                        seed,
+                        range_showdowns=self.settings.range_showdowns,
+                        call_shrink=self.settings.call_shrink,
+                        action_model=self._range_predictor(pair[0]),
+                    )
                 first = next(iter(per_opponent.values()))
                 for other in per_opponent.values():
                     if other is not first:
@@ -291,8 +316,10 @@ class MiximaxAgent(Strategy):
         raise probability at its last raise (with ``models``), else the chart's assumption
         for its chips in (all hands for a blind or a limp, at least ``MIN_RANGE`` otherwise)."""
         history = state.history()
-        last = max((i for i, (_r, actor, action) in enumerate(history)
-                    if actor == player and action.kind is ActionKind.RAISE), default=None)
+        last = max(
+            (i for i, (_r, actor, action) in enumerate(history) if actor == player and action.kind is ActionKind.RAISE),
+            default=None,
+        )
         if models is not None and last is not None:
             before = HandState(state.game, None, state.board_cards)
             for _round, _actor, action in history[:last]:
@@ -337,8 +364,9 @@ class MiximaxAgent(Strategy):
             return Action.raise_to(legal.max_raise_to)
         return state.clamp(Action.raise_to(int(round(self.chart().raise_multiple * state.max_spent))))
 
-    def _adapt_preflop(self, state: HandState, me: int, label: str, code: str, faced_bb: float,
-                       can_raise: bool) -> str | Action:
+    def _adapt_preflop(
+        self, state: HandState, me: int, label: str, code: str, faced_bb: float, can_raise: bool
+    ) -> str | Action:
         """The chart's ``code``, or what :mod:`pokerbot.strategies.agent.preflop_adapt` makes of it."""
         adaptation = self.settings.preflop
         predict = _ModelAdapter(self.models()[0])
@@ -393,8 +421,7 @@ def parse_budget(text: str) -> float:
     return seconds
 
 
-def miximax_factory(game: Game, seed: int | None = None, budget: str | None = None, *,
-                    learn: bool = True) -> Strategy:
+def miximax_factory(game: Game, seed: int | None = None, budget: str | None = None, *, learn: bool = True) -> Strategy:
     """The registry factory: ``miximax`` or ``miximax:SECONDS`` (the time budget of a decision);
     ``learn=False`` keeps the models' prior (the ``miximax-static`` strategy)."""
     settings = AgentSettings(learn=learn)
@@ -403,5 +430,12 @@ def miximax_factory(game: Game, seed: int | None = None, budget: str | None = No
     return MiximaxAgent(game, seed, settings)
 
 
-__all__ = ["AgentSettings", "MiximaxAgent", "miximax_factory", "multiway_models", "multiway_preflop_code",
-           "parse_budget", "plays"]
+__all__ = [
+    "AgentSettings",
+    "MiximaxAgent",
+    "miximax_factory",
+    "multiway_models",
+    "multiway_preflop_code",
+    "parse_budget",
+    "plays",
+]

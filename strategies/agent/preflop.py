@@ -175,8 +175,15 @@ def parse_chart(text: str, source: str = "<chart>") -> PreflopChart:
         data = _ChartFile.model_validate(json.loads(text))
     except (json.JSONDecodeError, ValidationError) as error:
         raise PreflopChartError(f"{source}: {error}") from None
-    return PreflopChart(data.classes, data.equity_vs_random, data.equity_matrix, data.stack_buckets_bb,
-                        data.faced_buckets_bb, data.raise_multiple, dict(data.charts))
+    return PreflopChart(
+        data.classes,
+        data.equity_vs_random,
+        data.equity_matrix,
+        data.stack_buckets_bb,
+        data.faced_buckets_bb,
+        data.raise_multiple,
+        dict(data.charts),
+    )
 
 
 def load_chart(path: Path | None = None) -> PreflopChart:
@@ -191,6 +198,17 @@ def load_chart(path: Path | None = None) -> PreflopChart:
 
 
 __all__ = [
-    "ACTION_CODES", "CHART_FORMAT", "CHART_VERSION", "DEFAULT_CHART_PATH", "NUM_CLASSES", "POSITIONS",
-    "PreflopChart", "PreflopChartError", "all_classes", "class_combos", "class_of", "load_chart", "parse_chart",
+    "ACTION_CODES",
+    "CHART_FORMAT",
+    "CHART_VERSION",
+    "DEFAULT_CHART_PATH",
+    "NUM_CLASSES",
+    "POSITIONS",
+    "PreflopChart",
+    "PreflopChartError",
+    "all_classes",
+    "class_combos",
+    "class_of",
+    "load_chart",
+    "parse_chart",
 ]

@@ -15,7 +15,8 @@ when called; our hand's equity when called is a bonus the rule ignores).
 **Calls against the raising range the model sees.** Facing a raise, the chart assumed the
 opponent raises only the top ``min(1, 1.5 / b)`` of hands for ``b`` big blinds put in. The
 model's probability ``q`` that the opponent raises there at least as big as it did (by
-action class, at the state before its raise) gives its range instead: the top ``q`` share of combinations, ranked by equity
+action class, at the state before its raise) gives its range instead: the top ``q`` share of combinations,
+ranked by equity
 against a random hand. The chart's own call rule, ``call_factor x equity(our class vs that
 range) >= to_call / (pot + to_call)``, is applied to that range: a chart fold becomes a call
 (all-in when the raise has committed a third of our stack) against a wider raiser, a chart
@@ -80,8 +81,9 @@ def assumed_share(faced_bb: float) -> float:
     return min(1.0, 1.5 / max(faced_bb, 1e-9))
 
 
-def steal_action(state: HandState, me: int, raise_to: int, predict: ActionModelFn,
-                 settings: PreflopAdaptation) -> Action | None:
+def steal_action(
+    state: HandState, me: int, raise_to: int, predict: ActionModelFn, settings: PreflopAdaptation
+) -> Action | None:
     """The raise to ``raise_to`` chips if the steal rule says the opponent folds enough, else None."""
     if not settings.steal:
         return None
@@ -116,8 +118,16 @@ def raise_probability(state: HandState, predict: ActionModelFn) -> float | None:
     return sum(probabilities.get(c, 0.0) for c in RAISE_CLASSES if c >= made) / total
 
 
-def model_call(state: HandState, me: int, label: str, chart: PreflopChart, code: str, faced_bb: float,
-               predict: ActionModelFn, settings: PreflopAdaptation) -> str:
+def model_call(
+    state: HandState,
+    me: int,
+    label: str,
+    chart: PreflopChart,
+    code: str,
+    faced_bb: float,
+    predict: ActionModelFn,
+    settings: PreflopAdaptation,
+) -> str:
     """The chart's ``code`` facing a raise, re-decided with the raising range the model implies.
 
     Only ``f`` and ``c`` are re-decided (raises stay): with ``q`` the model's raise
@@ -144,5 +154,10 @@ def model_call(state: HandState, me: int, label: str, chart: PreflopChart, code:
 
 
 __all__ = [
-    "PreflopAdaptation", "assumed_share", "equity_against_top", "model_call", "raise_probability", "steal_action",
+    "PreflopAdaptation",
+    "assumed_share",
+    "equity_against_top",
+    "model_call",
+    "raise_probability",
+    "steal_action",
 ]

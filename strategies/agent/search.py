@@ -160,9 +160,17 @@ class SearchResult:
 class MiximaxSearch:
     """One search from one state; use :func:`search` (or :meth:`run`)."""
 
-    def __init__(self, root: HandState, me: int, hole: Sequence[Card], action_model: ActionModels,
-                 win_model: WinModel | Mapping[int, WinModel], settings: SearchSettings,
-                 abstraction: AbstractionSettings, rng: random.Random) -> None:
+    def __init__(
+        self,
+        root: HandState,
+        me: int,
+        hole: Sequence[Card],
+        action_model: ActionModels,
+        win_model: WinModel | Mapping[int, WinModel],
+        settings: SearchSettings,
+        abstraction: AbstractionSettings,
+        rng: random.Random,
+    ) -> None:
         if root.current_player != me:
             raise SearchError("it is not the searching player's turn")
         opponents = [p for p in range(root.game.num_players) if p != me]
@@ -316,8 +324,9 @@ class MiximaxSearch:
             return self.action_model(state)  # type: ignore[operator]
         return self._per_opponent[state.current_player](state)  # type: ignore[index]
 
-    def _best_branches(self, state: HandState, branches: Sequence[AbstractAction],
-                       board: tuple[Card, ...]) -> list[AbstractAction]:
+    def _best_branches(
+        self, state: HandState, branches: Sequence[AbstractAction], board: tuple[Card, ...]
+    ) -> list[AbstractAction]:
         keep = max(1, math.ceil(self.settings.keep_share * len(branches)))
         scored = []
         for branch in branches:
@@ -355,8 +364,9 @@ class MiximaxSearch:
         return cached
 
 
-def spread(probabilities: Mapping[ActionClass, float],
-           branches: Sequence[AbstractAction]) -> list[tuple[AbstractAction, float]]:
+def spread(
+    probabilities: Mapping[ActionClass, float], branches: Sequence[AbstractAction]
+) -> list[tuple[AbstractAction, float]]:
     """Each branch's probability under the class probabilities (module docstring).
 
     Classes missing from ``probabilities`` count 0; when all branches get 0 the branches are
@@ -378,9 +388,17 @@ def spread(probabilities: Mapping[ActionClass, float],
     return [(b, mass[b.action_class] / total / len(by_class[b.action_class])) for b in branches]
 
 
-def search(root: HandState, me: int, hole: Sequence[Card], action_model: ActionModels,
-           win_model: WinModel | Mapping[int, WinModel], deadline: float, settings: SearchSettings | None = None,
-           abstraction: AbstractionSettings | None = None, rng: random.Random | None = None) -> SearchResult:
+def search(
+    root: HandState,
+    me: int,
+    hole: Sequence[Card],
+    action_model: ActionModels,
+    win_model: WinModel | Mapping[int, WinModel],
+    deadline: float,
+    settings: SearchSettings | None = None,
+    abstraction: AbstractionSettings | None = None,
+    rng: random.Random | None = None,
+) -> SearchResult:
     """Search ``root`` (our turn, position ``me`` holding ``hole``) until ``deadline``.
 
     ``action_model``: one callable for every opponent, or a mapping from each opponent
@@ -388,10 +406,28 @@ def search(root: HandState, me: int, hole: Sequence[Card], action_model: ActionM
     from each opponent position to P(win) against that opponent (combined by
     :class:`ProductWinModel`). Raises :class:`SearchError` when it is not ``me``'s turn or
     a mapping lacks an opponent."""
-    engine = MiximaxSearch(root, me, hole, action_model, win_model, settings or SearchSettings(),
-                           abstraction or AbstractionSettings(), rng or random.Random(0))
+    engine = MiximaxSearch(
+        root,
+        me,
+        hole,
+        action_model,
+        win_model,
+        settings or SearchSettings(),
+        abstraction or AbstractionSettings(),
+        rng or random.Random(0),
+    )
     return engine.run(deadline)
 
 
-__all__ = ["ActionModelFn", "ActionModels", "MiximaxSearch", "ProductWinModel", "SearchError", "SearchResult",
-           "SearchSettings", "WinModel", "search", "spread"]
+__all__ = [
+    "ActionModelFn",
+    "ActionModels",
+    "MiximaxSearch",
+    "ProductWinModel",
+    "SearchError",
+    "SearchResult",
+    "SearchSettings",
+    "WinModel",
+    "search",
+    "spread",
+]

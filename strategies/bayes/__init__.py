@@ -19,12 +19,34 @@ from pokerbot.strategies.bayes.agent import AdaptiveAgent, LearnerStrategy, adap
 from pokerbot.strategies.bayes.exp4 import Exp4Learner, SequentialExp4
 from pokerbot.strategies.bayes.learners import FixedLearner, Learner, ModelLearner, PortfolioLearner, Schedule
 from pokerbot.strategies.bayes.responses import (
-    Response, ResponseSolver, bayesian_best_response, map_response, robust_response, thompson_response,
+    Response,
+    ResponseSolver,
+    bayesian_best_response,
+    map_response,
+    robust_response,
+    thompson_response,
 )
 
 __all__ = [
-    "AdaptiveAgent", "AdaptiveConfig", "AdaptiveCore", "Exp4Learner", "FixedLearner", "Learner", "LearnerStrategy",
-    "ModelLearner", "Plan", "PortfolioLearner", "Response", "ResponseSolver", "Schedule", "SequentialExp4",
-    "adaptive_factory", "adaptive_model", "bayesian_best_response", "map_response", "robust_response",
-    "supports_adaptive", "thompson_response",
+    "AdaptiveAgent",
+    "AdaptiveConfig",
+    "AdaptiveCore",
+    "Exp4Learner",
+    "FixedLearner",
+    "Learner",
+    "LearnerStrategy",
+    "ModelLearner",
+    "Plan",
+    "PortfolioLearner",
+    "Response",
+    "ResponseSolver",
+    "Schedule",
+    "SequentialExp4",
+    "adaptive_factory",
+    "adaptive_model",
+    "bayesian_best_response",
+    "map_response",
+    "robust_response",
+    "supports_adaptive",
+    "thompson_response",
 ]

@@ -67,11 +67,11 @@ import numpy as np
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
 from pokerbot.models.bayes.coarse import CoarsenedModel
 from pokerbot.models.bayes.dirichlet import DirichletModel
-from pokerbot.protocol.infosets import betting_class
 from pokerbot.models.bayes.mixture import MixtureModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import KeyClass, SlotIndex, Table
+from pokerbot.protocol.infosets import betting_class
 from pokerbot.strategies.bayes.learners import Evaluate, Schedule
 from pokerbot.strategies.bayes.responses import ResponseSolver
 
@@ -116,14 +116,19 @@ class Plan:
     """Posterior probability that the opponent plays exactly the equilibrium."""
 
 
-def adaptive_model(equilibrium: Table, config: AdaptiveConfig, key_class: KeyClass,
-                   seed: int | None = None) -> MixtureModel:
+def adaptive_model(
+    equilibrium: Table, config: AdaptiveConfig, key_class: KeyClass, seed: int | None = None
+) -> MixtureModel:
     """The spike-and-slab posterior of the module docstring."""
     index = SlotIndex(equilibrium, key_class)
     rng = np.random.default_rng(seed)
     slab = DirichletModel(
-        equilibrium, config.prior_strength, min_alpha=config.min_alpha, samples=config.particles,
-        seed=int(rng.integers(2**63)), index=index,
+        equilibrium,
+        config.prior_strength,
+        min_alpha=config.min_alpha,
+        samples=config.particles,
+        seed=int(rng.integers(2**63)),
+        index=index,
     )
     components: list[OpponentModel] = [slab]
     weights = [1.0 - config.spike - config.blind]
@@ -132,8 +137,12 @@ def adaptive_model(equilibrium: Table, config: AdaptiveConfig, key_class: KeyCla
         weights.insert(0, config.spike)
     if config.blind > 0:
         blind = DirichletModel(
-            equilibrium, config.prior_strength, key_class=betting_class, min_alpha=config.min_alpha,
-            samples=config.particles, seed=int(rng.integers(2**63)),
+            equilibrium,
+            config.prior_strength,
+            key_class=betting_class,
+            min_alpha=config.min_alpha,
+            samples=config.particles,
+            seed=int(rng.integers(2**63)),
         )
         components.append(CoarsenedModel(blind, index))
         weights.append(config.blind)
@@ -157,8 +166,14 @@ class AdaptiveCore:
     ``validator`` the model of the safety test (default :func:`general_component`).
     """
 
-    def __init__(self, solver: ResponseSolver, equilibrium_sigma: np.ndarray, model: OpponentModel,
-                 config: AdaptiveConfig | None = None, validator: OpponentModel | None = None) -> None:
+    def __init__(
+        self,
+        solver: ResponseSolver,
+        equilibrium_sigma: np.ndarray,
+        model: OpponentModel,
+        config: AdaptiveConfig | None = None,
+        validator: OpponentModel | None = None,
+    ) -> None:
         self.solver = solver
         self.equilibrium = equilibrium_sigma
         self.model = model

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.protocol.infosets import identity_class, rank_class, suits_irrelevant
 from pokerbot.models.bayes.records import record_from_view
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.infosets import identity_class, infoset_key, rank_class, suits_irrelevant
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
@@ -32,7 +32,6 @@ from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.solvers import kuhn
 from pokerbot.strategies.solvers.equilibria import equilibrium_policy, has_equilibrium
 from pokerbot.strategies.solvers.errors import SolverError
-from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.solvers.policy import Policy
 from pokerbot.strategies.solvers.profile import profile_from_policy
 from pokerbot.strategies.solvers.solve import make_solver
@@ -150,5 +149,9 @@ def adaptive_factory(game: Game, seed: int | None = None) -> Strategy:
 
 
 __all__ = [
-    "AdaptiveAgent", "LearnerStrategy", "adaptive_factory", "agent_equilibrium", "supports_adaptive",
+    "AdaptiveAgent",
+    "LearnerStrategy",
+    "adaptive_factory",
+    "agent_equilibrium",
+    "supports_adaptive",
 ]

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerbot.protocol.infosets import cards_text, rank_class
 from pokerbot.models.bayes.records import HandRecord
+from pokerbot.protocol.infosets import cards_text, rank_class
 from pokerbot.strategies.bayes.learners import Evaluate
 from pokerbot.strategies.solvers.tree import PublicTree
 
@@ -35,8 +35,16 @@ from pokerbot.strategies.solvers.tree import PublicTree
 class SequentialExp4:
     """Sequential Exp4 with per-bucket scores (see the module docstring)."""
 
-    def __init__(self, experts: int, buckets: int = 1, *, rho: float = 1.0, psi: float = 0.75,
-                 runs: int = 1, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        experts: int,
+        buckets: int = 1,
+        *,
+        rho: float = 1.0,
+        psi: float = 0.75,
+        runs: int = 1,
+        seed: int | None = None,
+    ) -> None:
         if experts < 1 or buckets < 1 or runs < 1:
             raise ValueError("experts, buckets and runs must be positive")
         if rho <= 0 or not 0 <= psi <= 1:
@@ -97,8 +105,15 @@ class Exp4Learner:
     are scaled to [0, 1] with :func:`max_stake`.
     """
 
-    def __init__(self, tree: PublicTree, experts: Sequence[np.ndarray], *, rho: float = 1.0, psi: float = 0.75,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        tree: PublicTree,
+        experts: Sequence[np.ndarray],
+        *,
+        rho: float = 1.0,
+        psi: float = 0.75,
+        seed: int | None = None,
+    ) -> None:
         self.tree = tree
         self.experts = list(experts)
         buckets = sorted({rank_class(text + ":") for text in tree.hand_texts})

@@ -127,14 +127,16 @@ def play(a: Number, b: Number, g: Number, e: Number, x: Number, rng: np.random.G
 def observations(hand: Hand) -> np.ndarray:
     """``[6, trials]``: the increments of seed 000's ``A, B, C, D, E, F`` (prior excluded)."""
     c1, c2, bet, call, bet2, call1 = hand.c1, hand.c2, hand.bet, hand.call, hand.bet2, hand.call1
-    return np.stack([
-        bet & call & (c2 == 1),                      # JQbB, KQbB
-        bet & ~call & (c1 == 0),                     # J(Q)bP
-        bet & ~call & (c1 == 2),                     # K?bP
-        ~bet & bet2 & call1 & (c2 == 0),             # QJpBb, KJpBb
-        ~bet & ~bet2 & (c2 == 0) & (c1 > 0),         # QJpP, KJpP
-        ~bet & bet2 & ~call1 & (c1 == 1),            # Q?pBp
-    ]).astype(float)
+    return np.stack(
+        [
+            bet & call & (c2 == 1),  # JQbB, KQbB
+            bet & ~call & (c1 == 0),  # J(Q)bP
+            bet & ~call & (c1 == 2),  # K?bP
+            ~bet & bet2 & call1 & (c2 == 0),  # QJpBb, KJpBb
+            ~bet & ~bet2 & (c2 == 0) & (c1 > 0),  # QJpP, KJpP
+            ~bet & bet2 & ~call1 & (c1 == 1),  # Q?pBp
+        ]
+    ).astype(float)
 
 
 def p1_action_probability(params: np.ndarray, hand: Hand) -> np.ndarray:
@@ -176,8 +178,9 @@ class Exploration:
     chips: np.ndarray
 
 
-def explore(strategy: tuple[float, float, float], eta: np.ndarray, xi: np.ndarray, hands: int,
-            rng: np.random.Generator) -> Exploration:
+def explore(
+    strategy: tuple[float, float, float], eta: np.ndarray, xi: np.ndarray, hands: int, rng: np.random.Generator
+) -> Exploration:
     """Play ``strategy`` for ``hands`` hands against every trial's ``(eta, xi)``."""
     trials = eta.shape[0]
     counts = np.zeros((6, trials, hands + 1), dtype=np.int16)
@@ -191,8 +194,14 @@ def explore(strategy: tuple[float, float, float], eta: np.ndarray, xi: np.ndarra
     return Exploration(strategy, counts, chips)
 
 
-def parameter_learning(exploration: Exploration, eta: np.ndarray, xi: np.ndarray, prior: KuhnPrior,
-                       hands: int | None = None, rng: np.random.Generator | None = None) -> SwitchRun:
+def parameter_learning(
+    exploration: Exploration,
+    eta: np.ndarray,
+    xi: np.ndarray,
+    prior: KuhnPrior,
+    hands: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> SwitchRun:
     """Explore for ``t`` hands, then play the best response to the MAP estimate of
     ``(eta, xi)`` under ``prior`` (every ``t`` up to ``hands``, default all explored; ties
     between best responses broken at random with ``rng``)."""
@@ -206,8 +215,9 @@ def parameter_learning(exploration: Exploration, eta: np.ndarray, xi: np.ndarray
     return SwitchRun(rate, np.asarray(value), exploration.chips[:, :length].astype(float), chosen)
 
 
-def strategy_learning(eta: np.ndarray, xi: np.ndarray, hands: int, rng: np.random.Generator, *,
-                      rho: float = 1.0, psi: float = 0.75) -> SwitchRun:
+def strategy_learning(
+    eta: np.ndarray, xi: np.ndarray, hands: int, rng: np.random.Generator, *, rho: float = 1.0, psi: float = 0.75
+) -> SwitchRun:
     """Sequential Exp4 over :data:`EXPERTS` with per-card scores; after switching at ``t``
     the highest-scored expert plays on (ties, e.g. at ``t = 0``, broken at random)."""
     trials = eta.shape[0]
@@ -232,8 +242,9 @@ def strategy_learning(eta: np.ndarray, xi: np.ndarray, hands: int, rng: np.rando
     return SwitchRun(rate, value, chips, EXPERTS[best])
 
 
-def realised_totals(run: SwitchRun, eta: np.ndarray, xi: np.ndarray, switches: np.ndarray,
-                    rng: np.random.Generator) -> np.ndarray:
+def realised_totals(
+    run: SwitchRun, eta: np.ndarray, xi: np.ndarray, switches: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
     """``[trials, len(switches)]``: P1's chips over the match when switching at each of
     ``switches`` (exploration chips as played, exploitation chips sampled exactly from the
     exploiting strategy's outcome distribution)."""
@@ -247,8 +258,25 @@ def realised_totals(run: SwitchRun, eta: np.ndarray, xi: np.ndarray, switches: n
 
 
 __all__ = [
-    "BALANCED", "EXPERTS", "GAME_VALUE", "PURE", "VALUES", "Exploration", "Hand", "SwitchRun", "argmax_random_ties",
+    "BALANCED",
+    "EXPERTS",
+    "GAME_VALUE",
+    "PURE",
+    "VALUES",
+    "Exploration",
+    "Hand",
+    "SwitchRun",
+    "argmax_random_ties",
     "best_pure",
-    "best_response_value", "ev", "explore", "nash", "observations", "outcomes", "p1_action_probability", "parameter_learning", "play",
-    "realised_totals", "strategy_learning",
+    "best_response_value",
+    "ev",
+    "explore",
+    "nash",
+    "observations",
+    "outcomes",
+    "p1_action_probability",
+    "parameter_learning",
+    "play",
+    "realised_totals",
+    "strategy_learning",
 ]

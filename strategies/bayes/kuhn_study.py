@@ -26,9 +26,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from pokerbot.protocol.infosets import identity_class
 from pokerbot.models.bayes.kuhn import PRIORS
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.infosets import identity_class
 from pokerbot.strategies.bayes import kuhn_sim as ks
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
 from pokerbot.strategies.bayes.opponents import fixed_exploitability_kuhn
@@ -75,8 +75,9 @@ def _opponent(name: str, trials: int, tau: float, rng: np.random.Generator) -> t
     return np.full(trials, eta), np.full(trials, xi)
 
 
-def summarise_switching(run: ks.SwitchRun, eta: np.ndarray, xi: np.ndarray, hands: int, step: int,
-                        rng: np.random.Generator) -> dict[str, object]:
+def summarise_switching(
+    run: ks.SwitchRun, eta: np.ndarray, xi: np.ndarray, hands: int, step: int, rng: np.random.Generator
+) -> dict[str, object]:
     """Per switching hand: rate and total (mean, standard error), proportions reaching Nash."""
     trials = eta.shape[0]
     rate = run.rate[:, : hands + 1]
@@ -87,8 +88,9 @@ def summarise_switching(run: ks.SwitchRun, eta: np.ndarray, xi: np.ndarray, hand
     mean = total.mean(axis=0)
     best = int(np.argmax(mean))
     grid = np.arange(0, hands + 1, step)
-    trimmed = ks.SwitchRun(run.rate[:, : hands + 1], run.explore_value[:, :hands], run.chips[:, :hands],
-                           run.exploit[:, : hands + 1])
+    trimmed = ks.SwitchRun(
+        run.rate[:, : hands + 1], run.explore_value[:, :hands], run.chips[:, :hands], run.exploit[:, : hands + 1]
+    )
     realised = ks.realised_totals(trimmed, eta, xi, grid, rng)
     at = min(50, hands)
     return {
@@ -134,8 +136,15 @@ class _KuhnAdaptive:
             solver = ResponseSolver(self.tree, model.index, self.engine)
             core = AdaptiveCore(solver, self.equilibrium, model, self.config)
             opponent = profile_from_policy(self.tree, kuhn.p2_policy(float(eta[trial]), float(xi[trial]), self.game))
-            result = play_trial(self.simulator, core, opponent, ProfileEvaluator(solver, opponent), hands,
-                                np.random.default_rng(int(seeds[2 * trial + 1])), seat=0)
+            result = play_trial(
+                self.simulator,
+                core,
+                opponent,
+                ProfileEvaluator(solver, opponent),
+                hands,
+                np.random.default_rng(int(seeds[2 * trial + 1])),
+                seat=0,
+            )
             expected[trial], chips[trial] = result.expected, result.chips
         nash_total = hands * ks.GAME_VALUE
         totals, realised = expected.sum(axis=1), chips.sum(axis=1)
@@ -161,7 +170,12 @@ def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) ->
     long_hands = max(hands, config.convergence_hands, *config.game_lengths)
     adaptive = _KuhnAdaptive(config.adaptive)
     result: dict[str, dict[str, object]] = {
-        "opponents": {}, "learners": {}, "convergence": {}, "priors": {}, "nash_exploration": {}, "game_length": {},
+        "opponents": {},
+        "learners": {},
+        "convergence": {},
+        "priors": {},
+        "nash_exploration": {},
+        "game_length": {},
     }
     weak = PRIORS["weak"]
     compare = f"nash-{config.compare_gamma:g}"
@@ -172,8 +186,11 @@ def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) ->
         length = long_hands if detailed else hands
         brv = ks.best_response_value(eta, xi)
         result["opponents"][name] = {
-            "eta": float(eta.mean()), "xi": float(xi.mean()), "random": name == "tau",
-            "best_response_value": float(brv.mean()), "ceiling_total": float(brv.mean() * hands),
+            "eta": float(eta.mean()),
+            "xi": float(xi.mean()),
+            "random": name == "tau",
+            "best_response_value": float(brv.mean()),
+            "ceiling_total": float(brv.mean() * hands),
             "nash_total": hands * ks.GAME_VALUE,
         }
         balanced = ks.explore(ks.BALANCED, eta, xi, length, rng)
@@ -193,22 +210,35 @@ def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) ->
         if not detailed:
             continue
         result["convergence"][name] = {
-            learner: {"rate": _round(run.rate.mean(axis=0)), "rate_se": _round(run.rate.std(axis=0) / np.sqrt(config.trials))}
+            learner: {
+                "rate": _round(run.rate.mean(axis=0)),
+                "rate_se": _round(run.rate.std(axis=0) / np.sqrt(config.trials)),
+            }
             for learner, run in runs.items()
         }
         if name != config.detail:
             continue
         result["priors"][name] = {
-            prior: summarise_switching(ks.parameter_learning(balanced, eta, xi, PRIORS[prior], hands, rng), eta, xi,
-                                       hands, config.switch_step, rng)
+            prior: summarise_switching(
+                ks.parameter_learning(balanced, eta, xi, PRIORS[prior], hands, rng),
+                eta,
+                xi,
+                hands,
+                config.switch_step,
+                rng,
+            )
             for prior in PRIORS
         }
         result["nash_exploration"][name] = {}
         for gamma in config.gammas:
-            run = runs[compare] if gamma == config.compare_gamma else ks.parameter_learning(
-                ks.explore(ks.nash(gamma), eta, xi, hands, rng), eta, xi, weak, rng=rng)
+            run = (
+                runs[compare]
+                if gamma == config.compare_gamma
+                else ks.parameter_learning(ks.explore(ks.nash(gamma), eta, xi, hands, rng), eta, xi, weak, rng=rng)
+            )
             result["nash_exploration"][name][f"gamma={gamma:g}"] = summarise_switching(
-                run, eta, xi, hands, config.switch_step, rng)
+                run, eta, xi, hands, config.switch_step, rng
+            )
         result["game_length"][name] = {
             str(length_h): summarise_switching(runs["balanced"], eta, xi, length_h, config.switch_step, rng)
             for length_h in config.game_lengths
@@ -226,8 +256,10 @@ def kuhn_goals(result: dict[str, dict[str, object]], config: KuhnStudyConfig) ->
         for name, entry in learners.items()
     }
     at_50 = {
-        name: {learner: round(entry[learner]["best_total"] - entry[learner]["total_at_50"], 4)
-               for learner in ("balanced", compare)}
+        name: {
+            learner: round(entry[learner]["best_total"] - entry[learner]["total_at_50"], 4)
+            for learner in ("balanced", compare)
+        }
         for name, entry in learners.items()
     }
     goals: dict[str, object] = {
@@ -239,8 +271,10 @@ def kuhn_goals(result: dict[str, dict[str, object]], config: KuhnStudyConfig) ->
     priors = result["priors"].get(detail)
     if priors:
         goals["weak_beats_strong"] = {
-            "weak": priors["weak"]["best_total"], "strong": priors["strong"]["best_total"],
-            "weak-bad": priors["weak-bad"]["best_total"], "strong-bad": priors["strong-bad"]["best_total"],
+            "weak": priors["weak"]["best_total"],
+            "strong": priors["strong"]["best_total"],
+            "weak-bad": priors["weak-bad"]["best_total"],
+            "strong-bad": priors["strong-bad"]["best_total"],
             "holds": priors["weak"]["best_total"] > priors["strong"]["best_total"]
             and priors["weak-bad"]["best_total"] > priors["strong-bad"]["best_total"],
         }
@@ -253,12 +287,16 @@ def kuhn_goals(result: dict[str, dict[str, object]], config: KuhnStudyConfig) ->
         best_label = max(candidates, key=candidates.__getitem__)
         ours = entry["adaptive"]
         goals["adaptive_vs_best_switching"] = {
-            "adaptive_total": ours["total"], "adaptive_se": ours["total_se"],
-            "best_method": best_label, "best_total": candidates[best_label],
-            "margin": ours["total"] - candidates[best_label], "holds": ours["total"] > candidates[best_label],
+            "adaptive_total": ours["total"],
+            "adaptive_se": ours["total_se"],
+            "best_method": best_label,
+            "best_total": candidates[best_label],
+            "margin": ours["total"] - candidates[best_label],
+            "holds": ours["total"] > candidates[best_label],
         }
         goals["adaptive_reaches_nash"] = {
-            "proportion_expected": ours["proportion_expected"], "proportion_chips": ours["proportion_chips"],
+            "proportion_expected": ours["proportion_expected"],
+            "proportion_chips": ours["proportion_chips"],
             "target": 0.85,
         }
     return goals

@@ -30,7 +30,10 @@ from pokerbot.models.bayes.base import OpponentModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.strategies.bayes.responses import (
-    ResponseSolver, bayesian_best_response, map_response, thompson_response,
+    ResponseSolver,
+    bayesian_best_response,
+    map_response,
+    thompson_response,
 )
 
 ResponseKind = Literal["map", "thompson", "bbr"]
@@ -100,8 +103,14 @@ class ModelLearner:
     one-position Kuhn model when seated in the other position).
     """
 
-    def __init__(self, solver: ResponseSolver, model: OpponentModel, response: ResponseKind = "bbr",
-                 schedule: Schedule | None = None, fallback: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        solver: ResponseSolver,
+        model: OpponentModel,
+        response: ResponseKind = "bbr",
+        schedule: Schedule | None = None,
+        fallback: np.ndarray | None = None,
+    ) -> None:
         self.solver = solver
         self.model = model
         self.response = response
@@ -154,7 +163,8 @@ class PortfolioLearner:
         self.version = 0
         self.responses = {
             p: [solver.best_response(p, member).sigma for member in model.policies]
-            for p in (0, 1) if solver.bridge.covers(1 - p)
+            for p in (0, 1)
+            if solver.bridge.covers(1 - p)
         }
 
     def observe(self, record: HandRecord) -> None:

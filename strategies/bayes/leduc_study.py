@@ -42,9 +42,9 @@ import numpy as np
 
 from pokerbot.models.bayes.bootstrap import BootstrapModel
 from pokerbot.models.bayes.dirichlet import DirichletModel
-from pokerbot.protocol.infosets import rank_class
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.infosets import rank_class
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
 from pokerbot.strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
 from pokerbot.strategies.bayes.opponents import acpc_random_profile, skewed_profile
@@ -115,7 +115,9 @@ class _Context:
             solver = make_solver("cfr", self.tree)
             solver.run(NEAR_EQUILIBRIUM_ITERATIONS)
             return solver.average_profile()
-        return skewed_profile(self.tree, self.equilibrium, rng, "complex" if name == "skewed-complex" else "simple", kappa)
+        return skewed_profile(
+            self.tree, self.equilibrium, rng, "complex" if name == "skewed-complex" else "simple", kappa
+        )
 
     def learner(self, name: str, config: LeducStudyConfig, portfolio: Sequence[np.ndarray], seed: int) -> Learner:
         seeds = np.random.SeedSequence(seed).generate_state(3)
@@ -164,7 +166,8 @@ def run_trials(config: LeducStudyConfig, opponent: str, learner: str, trials: Se
         out["expected"].append(result.expected.tolist())
         out["chips"].append(result.chips.tolist())
         out["best_response"].append(
-            0.5 * sum(solver.best_response_to_reach(p, reach[1 - p]).expected_value for p in (0, 1)))
+            0.5 * sum(solver.best_response_to_reach(p, reach[1 - p]).expected_value for p in (0, 1))
+        )
         out["equilibrium"].append(0.5 * sum(evaluator.value(p, context.equilibrium) for p in (0, 1)))
     return out
 
@@ -227,7 +230,7 @@ def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) 
 
     if config.jobs > 1:
         with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-            futures = [(o, l, pool.submit(run_trials, config, o, l, c.tolist())) for o, l, c in tasks]
+            futures = [(o, n, pool.submit(run_trials, config, o, n, c.tolist())) for o, n, c in tasks]
             for opponent, learner, future in futures:
                 collect(opponent, learner, future.result())
     else:
@@ -248,20 +251,26 @@ def leduc_goals(results: dict[str, dict[str, object]]) -> dict[str, object]:
     if adaptive_random is not None:
         fraction = adaptive_random["at_500_fraction_of_ceiling"]
         goals["random_80_percent_by_500"] = {
-            "at_500": adaptive_random["at_500"], "ceiling": adaptive_random["best_response_value"],
-            "fraction": fraction, "holds": fraction is not None and fraction >= 0.8,
+            "at_500": adaptive_random["at_500"],
+            "ceiling": adaptive_random["best_response_value"],
+            "fraction": fraction,
+            "holds": fraction is not None and fraction >= 0.8,
         }
     adaptive_equilibrium = results.get("equilibrium", {}).get("adaptive")
     if adaptive_equilibrium is not None:
         per_hand = adaptive_equilibrium["per_hand"]
         goals["equilibrium_loss_below_0.01"] = {
-            "per_hand": per_hand, "per_hand_se": adaptive_equilibrium["per_hand_se"], "holds": per_hand > -0.01,
+            "per_hand": per_hand,
+            "per_hand_se": adaptive_equilibrium["per_hand_se"],
+            "holds": per_hand > -0.01,
         }
     near = results.get("near-equilibrium", {}).get("adaptive")
     if near is not None:
         goals["near_equilibrium_report"] = {
-            "per_hand": near["per_hand"], "per_hand_se": near["per_hand_se"],
-            "equilibrium_value": near["equilibrium_value"], "ceiling": near["best_response_value"],
+            "per_hand": near["per_hand"],
+            "per_hand_se": near["per_hand_se"],
+            "equilibrium_value": near["equilibrium_value"],
+            "ceiling": near["best_response_value"],
             "versus_equilibrium": near["per_hand"] - near["equilibrium_value"],
         }
     return goals

@@ -43,7 +43,10 @@ def acpc_random_profile(tree: PublicTree) -> np.ndarray:
 
 
 def skewed_profile(
-    tree: PublicTree, equilibrium: np.ndarray, rng: np.random.Generator, kind: SkewKind = "simple",
+    tree: PublicTree,
+    equilibrium: np.ndarray,
+    rng: np.random.Generator,
+    kind: SkewKind = "simple",
     kappa: float = 0.5,
 ) -> np.ndarray:
     """An equilibrium skewed by random triplets (see the module docstring), every position."""
@@ -69,9 +72,7 @@ def skewed_profile(
 
 def kuhn_best_response_value(eta: float, xi: float) -> float:
     """P1's best-response value against P2 = ``(eta, xi)`` (seed 000, equation 1)."""
-    return max(
-        (eta * (-3 * a + g) + xi * (-1 + 3 * b - g) + a - b) / 6.0 for a, b, g in product((0.0, 1.0), repeat=3)
-    )
+    return max((eta * (-3 * a + g) + xi * (-1 + 3 * b - g) + a - b) / 6.0 for a, b, g in product((0.0, 1.0), repeat=3))
 
 
 def fixed_exploitability_kuhn(tau: float, rng: np.random.Generator) -> tuple[float, float]:
@@ -109,5 +110,9 @@ def _exit_distance(start: np.ndarray, direction: np.ndarray) -> float:
 
 
 __all__ = [
-    "SkewKind", "acpc_random_profile", "fixed_exploitability_kuhn", "kuhn_best_response_value", "skewed_profile",
+    "SkewKind",
+    "acpc_random_profile",
+    "fixed_exploitability_kuhn",
+    "kuhn_best_response_value",
+    "skewed_profile",
 ]

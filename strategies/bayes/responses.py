@@ -168,8 +168,9 @@ def thompson_response(solver: ResponseSolver, model: OpponentModel, player: int)
     return solver.best_response(player, model.sample())
 
 
-def bayesian_best_response(solver: ResponseSolver, model: OpponentModel, player: int,
-                           sample: PosteriorSample | None = None) -> Response:
+def bayesian_best_response(
+    solver: ResponseSolver, model: OpponentModel, player: int, sample: PosteriorSample | None = None
+) -> Response:
     """Best response to the posterior mixture of opponent strategies (Bayes' Bluff's BBR)."""
     posterior = sample if sample is not None else model.posterior()
     return solver.best_response_to_reach(player, solver.opponent_reach(1 - player, posterior))
@@ -183,8 +184,14 @@ def model_policy(solver: ResponseSolver, model: OpponentModel, player: int) -> P
 
 
 def robust_response(
-    solver: ResponseSolver, model: OpponentModel, player: int, p: float, *,
-    confidence: dict[str, float] | None = None, iterations: int = 500, algorithm: str = "cfr+",
+    solver: ResponseSolver,
+    model: OpponentModel,
+    player: int,
+    p: float,
+    *,
+    confidence: dict[str, float] | None = None,
+    iterations: int = 500,
+    algorithm: str = "cfr+",
 ) -> Response:
     """The ``p``-restricted Nash response to the model's posterior-mean policy (seed 001),
     or, with per-information-set ``confidence``, the data-biased response. ``expected_value``
@@ -193,11 +200,20 @@ def robust_response(
     opponent = 1 - player
     if confidence is None:
         result = restricted_nash_response(
-            solver.tree, model_as_policy, p, restricted=opponent, algorithm=algorithm, iterations=iterations,
+            solver.tree,
+            model_as_policy,
+            p,
+            restricted=opponent,
+            algorithm=algorithm,
+            iterations=iterations,
         )
     else:
         result = data_biased_response(
-            solver.tree, model_as_policy, confidence, restricted=opponent, algorithm=algorithm,
+            solver.tree,
+            model_as_policy,
+            confidence,
+            restricted=opponent,
+            algorithm=algorithm,
             iterations=iterations,
         )
     sigma = profile_from_policy(solver.tree, result.counter_strategy)
@@ -205,6 +221,11 @@ def robust_response(
 
 
 __all__ = [
-    "Response", "ResponseSolver", "bayesian_best_response", "map_response", "model_policy", "robust_response",
+    "Response",
+    "ResponseSolver",
+    "bayesian_best_response",
+    "map_response",
+    "model_policy",
+    "robust_response",
     "thompson_response",
 ]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerbot.protocol.infosets import cards_text
 from pokerbot.models.bayes.records import Decision, HandRecord, candidate_hands
+from pokerbot.protocol.infosets import cards_text
 from pokerbot.strategies.solvers.payoffs import deal_probability
 from pokerbot.strategies.solvers.tree import CHANCE, DECISION, PublicTree
 
@@ -44,8 +44,7 @@ class TreeSimulator:
             for node in np.flatnonzero(tree.kind == CHANCE)
         }
         self._board_chance = {
-            int(node): float(deal_probability(game, self._board_size(int(node))))
-            for node in tree.terminals
+            int(node): float(deal_probability(game, self._board_size(int(node)))) for node in tree.terminals
         }
 
     def _board_size(self, node: int) -> int:
@@ -107,8 +106,15 @@ class TreeSimulator:
         first = next(iter(self._child_by_label[node]))
         return len(first) // 2
 
-    def _record(self, position: int, holes: tuple[tuple[int, ...], ...], board: tuple[int, ...],
-                decisions: list[tuple[int, Decision]], folded: bool, value: float) -> HandRecord:
+    def _record(
+        self,
+        position: int,
+        holes: tuple[tuple[int, ...], ...],
+        board: tuple[int, ...],
+        decisions: list[tuple[int, Decision]],
+        folded: bool,
+        value: float,
+    ) -> HandRecord:
         opponent = 1 - position
         if folded:
             candidates = candidate_hands(self.tree.game, holes[position] + board)

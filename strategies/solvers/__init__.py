@@ -20,6 +20,7 @@ The pieces, bottom up:
 Amounts are chips (per hand for values and exploitability).
 """
 
+from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.solvers.cfr import CFR, DCFR, CFRPlus, Solver
 from pokerbot.strategies.solvers.equilibria import EQUILIBRIUM_GAMES, equilibrium_policy, has_equilibrium
 from pokerbot.strategies.solvers.errors import (
@@ -30,7 +31,6 @@ from pokerbot.strategies.solvers.errors import (
     UnsupportedGameError,
 )
 from pokerbot.strategies.solvers.exploitability import ExploitabilityReport, evaluate, exploitability, nash_conv
-from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.solvers.mccfr import ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from pokerbot.strategies.solvers.player import PolicyStrategy
 from pokerbot.strategies.solvers.policy import Policy, PolicyDistance, compare, mix

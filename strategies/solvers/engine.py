@@ -74,9 +74,7 @@ class Engine:
         parent_player = np.where(tree.parent >= 0, tree.player[np.maximum(tree.parent, 0)], -1)
         parent_is_decision = np.zeros(self.num_nodes, dtype=bool)
         parent_is_decision[1:] = tree.kind[tree.parent[1:]] == DECISION
-        self.own_edge = np.stack(
-            [parent_is_decision & (parent_player == p) for p in range(self.num_players)]
-        )
+        self.own_edge = np.stack([parent_is_decision & (parent_player == p) for p in range(self.num_players)])
         """``[player, node]``: True where the edge into the node is that player's action."""
         self._own_edge_nodes = np.ascontiguousarray(self.own_edge.T)[:, :, None]
         for d in range(len(starts) - 2, -1, -1):
@@ -212,7 +210,6 @@ class Engine:
                 summed = np.add.reduceat(weighted, level.starts, axis=0)
             values[level.nodes] = summed
         return values
-
 
     def path_products(self, edge_values: np.ndarray) -> np.ndarray:
         """Per node, the product of ``edge_values`` (one per node = edge into it) from the root."""

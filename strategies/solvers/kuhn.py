@@ -83,9 +83,7 @@ def p2_table(eta: float, xi: float) -> dict[str, dict[str, float]]:
     }
 
 
-def profile_policy(
-    alpha: float, beta: float, gamma: float, eta: float, xi: float, game: Game | None = None
-) -> Policy:
+def profile_policy(alpha: float, beta: float, gamma: float, eta: float, xi: float, game: Game | None = None) -> Policy:
     """Both players' policy for P1 = ``(alpha, beta, gamma)`` and P2 = ``(eta, xi)``."""
     meta = {"kuhn": {"alpha": alpha, "beta": beta, "gamma": gamma, "eta": eta, "xi": xi}}
     return Policy(_game(game), {**p1_table(alpha, beta, gamma), **p2_table(eta, xi)}, meta)
@@ -162,7 +160,22 @@ def nash_family_distance(policy: Policy) -> float:
 
 
 __all__ = [
-    "GAME_VALUE", "JACK", "KING", "OPPONENTS", "QUEEN", "best_response_value", "expected_value",
-    "nash_family_distance", "nash_parameters", "nash_policy", "opponent_policy", "p1_parameters",
-    "p1_policy", "p1_table", "p2_parameters", "p2_policy", "p2_table", "profile_policy",
+    "GAME_VALUE",
+    "JACK",
+    "KING",
+    "OPPONENTS",
+    "QUEEN",
+    "best_response_value",
+    "expected_value",
+    "nash_family_distance",
+    "nash_parameters",
+    "nash_policy",
+    "opponent_policy",
+    "p1_parameters",
+    "p1_policy",
+    "p1_table",
+    "p2_parameters",
+    "p2_policy",
+    "p2_table",
+    "profile_policy",
 ]

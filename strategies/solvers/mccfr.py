@@ -34,7 +34,8 @@ hand after 100,000 iterations even with 100,000 samples per iteration). The defa
 in about 1,000 iterations. External sampling uses the ``linear`` rule and 24 systematic
 samples per iteration by default, its best measured; it reaches 0.001 on Leduc only
 slowly: 0.01 after about 2,100 iterations (12 s), 0.002 after about 62,000, 0.001 after
-243,470 (29 minutes); documented budget 300,000 iterations (see the class docstring). Sampling noise dominates, and the exploitability
+243,470 (29 minutes);
+documented budget 300,000 iterations (see the class docstring). Sampling noise dominates, and the exploitability
 of the average is very sensitive to it (exact DCFR with Gaussian noise of 0.001 added to
 every regret is still at 0.0025 after 3,000 iterations). See
 :mod:`pokerbot.strategies.solvers.rules` for the update rules.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game
+from pokerbot.protocol.infosets import infoset_key
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
-from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.solvers.policy import Policy, check_game
 
 

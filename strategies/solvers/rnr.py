@@ -132,9 +132,15 @@ def restricted_nash_response(
     """The ``p``-restricted Nash response to ``model`` of the restricted position's opponent."""
     tree = as_tree(game_or_tree)
     return _solve_restricted(
-        tree, model, restricted,
+        tree,
+        model,
+        restricted,
         lambda engine, sigma: RootRestriction(engine, restricted, sigma, p),
-        algorithm, iterations, seed, options, {"rnr_p": p},
+        algorithm,
+        iterations,
+        seed,
+        options,
+        {"rnr_p": p},
     )
 
 
@@ -150,8 +156,14 @@ def mc_restricted_nash_response(
 ) -> RestrictedResponse:
     """MCRNR: :func:`restricted_nash_response` solved with outcome-sampling MCCFR."""
     return restricted_nash_response(
-        game_or_tree, model, p, restricted=restricted, algorithm="os-mccfr",
-        iterations=iterations, seed=seed, **options,
+        game_or_tree,
+        model,
+        p,
+        restricted=restricted,
+        algorithm="os-mccfr",
+        iterations=iterations,
+        seed=seed,
+        **options,
     )
 
 
@@ -187,9 +199,15 @@ def data_biased_response(
     tree = as_tree(game_or_tree)
     table = _confidence_array(tree, restricted, confidence)
     return _solve_restricted(
-        tree, model, restricted,
+        tree,
+        model,
+        restricted,
         lambda engine, sigma: InfosetRestriction(engine, restricted, sigma, table),
-        algorithm, iterations, seed, options, {"dbr": True},
+        algorithm,
+        iterations,
+        seed,
+        options,
+        {"dbr": True},
     )
 
 
@@ -211,6 +229,9 @@ def _confidence_array(tree: PublicTree, restricted: int, confidence: Mapping[str
 
 
 __all__ = [
-    "RestrictedResponse", "confidence_from_counts", "data_biased_response", "mc_restricted_nash_response",
+    "RestrictedResponse",
+    "confidence_from_counts",
+    "data_biased_response",
+    "mc_restricted_nash_response",
     "restricted_nash_response",
 ]

@@ -41,8 +41,8 @@ from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.solvers.errors import UnsupportedGameError
 from pokerbot.protocol.infosets import cards_text, public_suffix
+from pokerbot.strategies.solvers.errors import UnsupportedGameError
 from pokerbot.strategies.solvers.payoffs import hand_bitmasks, terminal_utilities
 
 DECISION, CHANCE, TERMINAL = 0, 1, 2
@@ -157,9 +157,7 @@ class _Pending:
 
 def _check_size(game: Game, limits: TreeLimits) -> None:
     if game.is_nolimit:
-        raise UnsupportedGameError(
-            "no-limit games cannot be enumerated: the solvers handle limit games only"
-        )
+        raise UnsupportedGameError("no-limit games cannot be enumerated: the solvers handle limit games only")
     deck = len(game.deck)
     hands = comb(deck, game.num_hole_cards)
     if hands**game.num_players > limits.max_payoff_entries:
@@ -247,14 +245,11 @@ def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
         num_children.append(len(children))
         queue.extend(children)
         if len(kind) + len(queue) > limits.max_nodes:
-            raise UnsupportedGameError(
-                f"game too large to solve exactly: more than {limits.max_nodes} public nodes"
-            )
+            raise UnsupportedGameError(f"game too large to solve exactly: more than {limits.max_nodes} public nodes")
     entries = game.num_players * len(terminal_nodes) * len(hands) ** game.num_players
     if entries > limits.max_payoff_entries:
         raise UnsupportedGameError(
-            f"game too large to solve exactly: payoff tables need {entries} entries "
-            f"(limit {limits.max_payoff_entries})"
+            f"game too large to solve exactly: payoff tables need {entries} entries (limit {limits.max_payoff_entries})"
         )
     hand_bits = hand_bitmasks(hands)
     board_bits = np.array([sum(1 << card for card in board) for board in boards], dtype=np.int64)
@@ -278,6 +273,11 @@ def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
 
 
 __all__ = [
-    "ACTION_CHARS", "CHANCE", "DECISION", "TERMINAL", "PublicTree", "TreeLimits",
+    "ACTION_CHARS",
+    "CHANCE",
+    "DECISION",
+    "TERMINAL",
+    "PublicTree",
+    "TreeLimits",
     "build_tree",
 ]
