@@ -9,25 +9,27 @@ from pathlib import Path
 import pytest
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.dealer_session import (
+    DealerSession,
+    DealerWarning,
+    HandLogged,
+    MatchAborted,
+    MatchFinished,
+    Send,
+    log_header,
+)
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import parse_score_line, parse_state_line, same_value
 from pokerbot.protocol.session import (
     ActionRequired,
     ClientSession,
-    DealerSession,
-    DealerWarning,
     HandFinished,
-    HandLogged,
     Ignored,
-    MatchAborted,
-    MatchFinished,
-    Send,
     SessionStateError,
     StateUpdate,
-    TimeLimits,
     check_version,
-    log_header,
     safe_action,
 )
 from pokerbot.protocol.wire import parse_match_state
