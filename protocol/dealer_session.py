@@ -21,7 +21,7 @@ from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.limits import Remaining, TimeLimits
-from pokerbot.protocol.matchlog import format_score_line, format_state_line
+from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
 from pokerbot.protocol.names import check_player_names
 from pokerbot.protocol.session import SessionStateError
 from pokerbot.protocol.wire import format_cards, is_comment, parse_action, parse_match_state, strip_terminator
@@ -74,20 +74,18 @@ class MatchAborted:
 DealerEvent = Send | DealerWarning | HandLogged | MatchFinished | MatchAborted
 
 
-def log_header(
-    match_name: str,
-    game_label: str,
-    hands: int,
-    seed: int,
-    limits: TimeLimits,
-    *,
-    start_timeout_ms: float | None = None,
-) -> list[str]:
-    """The ``#`` header lines of a match log, as the reference dealer writes them."""
-    lines = [f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}", *limits.header_lines()]
-    if start_timeout_ms is not None:
-        lines.append(f"#--start_timeout {start_timeout_ms:g}")
-    return lines
+def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
+    """The ``#`` header lines of a match log, exactly as the reference dealer writes them.
+
+    Limits are whole milliseconds there (``#--t_hand 1500000``, never ``1.5e+06``); a
+    fractional limit keeps its fraction, spelled as log values are.
+    """
+    return [
+        f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}",
+        f"#--t_response {format_value(limits.response_ms)}",
+        f"#--t_hand {format_value(limits.hand_ms)}",
+        f"#--t_per_hand {format_value(limits.per_hand_ms)}",
+    ]
 
 
 class DealerSession:

@@ -80,13 +80,5 @@ class TimeLimits:
             return f"the per-hand limit of {self.hand_ms:g} ms"
         return f"the match limit of {self.per_hand_ms:g} ms per hand x {hands} hands"
 
-    def header_lines(self) -> list[str]:
-        """The limits as the reference dealer's log header states them (``#--t_response ...``)."""
-        return [
-            f"#--t_response {self.response_ms:g}",
-            f"#--t_hand {self.hand_ms:g}",
-            f"#--t_per_hand {self.per_hand_ms:g}",
-        ]
-
 
 __all__ = ["LimitName", "Remaining", "TimeLimits"]

@@ -30,13 +30,11 @@ def test_remaining_names_the_limit_that_binds() -> None:
     assert limits.remaining(hand_seconds=0.2, match_seconds=0.2, hands=10).seconds < 0  # time is up
 
 
-def test_descriptions_and_log_header_use_the_reference_units() -> None:
+def test_descriptions_use_the_reference_units() -> None:
     limits = TimeLimits(response_ms=150, hand_ms=2500.5, per_hand_ms=50)
     assert limits.describe("response", 3) == "the response limit of 150 ms"
     assert limits.describe("hand", 3) == "the per-hand limit of 2500.5 ms"
     assert limits.describe("match", 3) == "the match limit of 50 ms per hand x 3 hands"
-    assert limits.header_lines() == ["#--t_response 150", "#--t_hand 2500.5", "#--t_per_hand 50"]
-    assert TimeLimits().header_lines() == ["#--t_response 600000", "#--t_hand 600000", "#--t_per_hand 7000"]
     assert limits.response_seconds == 0.15
 
 
