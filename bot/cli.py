@@ -64,6 +64,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "train_prior",
         "Train the opponent-model prior (action and hand-strength trees) from ACPC logs.",
     ),
+    "kit": CommandEntry(
+        "pokerbot.bot.kit_cli",
+        "kit_app",
+        "Make a competition kit (pokerbot kit OUTDIR ...) or check one (pokerbot kit check OUTDIR).",
+    ),
     "log": CommandEntry("pokerbot.bot.log_cli", "log_app", "Tools for ACPC match logs."),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(
