@@ -35,7 +35,14 @@ def test_rank_hand_equals_the_generic_ranker(count):
 
 
 def test_rank_hand_on_hands_that_need_care():
-    for text in ("AhKhQhJhTh9h8h", "5c4c3c2cAcKdKs", "AsAhAdKsKhKdQc", "9s9h9d9c8s8h2c", "Ah2d3c4s5h9h8h", "KsKhQdQcJsJh2c"):
+    for text in (
+        "AhKhQhJhTh9h8h",
+        "5c4c3c2cAcKdKs",
+        "AsAhAdKsKhKdQc",
+        "9s9h9d9c8s8h2c",
+        "Ah2d3c4s5h9h8h",
+        "KsKhQdQcJsJh2c",
+    ):
         cards = list(cards_from_string(text))
         assert rank_hand(np.array(cards, dtype=np.int64), 7) == rank_generic(cards)
 
