@@ -39,8 +39,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pokerbot.models.handstrength import equity_vs_random
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, LegalActions
@@ -55,6 +54,9 @@ from pokerbot.strategies.base import (
     normalized,
 )
 from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+
+if TYPE_CHECKING:  # numpy and numba load only when probabilities are asked (``pokerbot play`` stays light)
+    import numpy as np
 
 EQUITY_SAMPLES = 48
 """Draws per post-flop equity estimate (about 0.2 ms)."""
