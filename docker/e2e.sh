@@ -31,7 +31,7 @@ readonly SLIM_IMAGE=python:3.11-slim
 readonly LOCAL_BASE=pokerbot-base:bookworm
 readonly BASE_SUITE=bookworm
 readonly BASE_PACKAGES=python3,python3-venv,python3-pip,ca-certificates
-readonly BASE_RECIPE=1 # bump when build_local_base changes what goes into the base image
+readonly BASE_RECIPE=2 # bump when build_local_base changes what goes into the base image
 readonly HANDS_2P=${E2E_HANDS_2P:-200}
 readonly HANDS_3P=${E2E_HANDS_3P:-100}
 readonly MATCH_TIMEOUT=${E2E_MATCH_TIMEOUT:-300}
@@ -183,8 +183,13 @@ build_local_base() {
     ((EUID == 0)) || die "building the local base image with debootstrap needs root"
     ROOTFS=$(mktemp -d /var/tmp/pokerbot-rootfs.XXXXXX)
     say "building $LOCAL_BASE with debootstrap ($BASE_SUITE from $mirror; log $OUT/debootstrap.log)"
-    debootstrap --variant=minbase --include="$BASE_PACKAGES" "$BASE_SUITE" "$ROOTFS" "$mirror" \
-        >"$OUT/debootstrap.log" 2>&1 ||
+    # Two stages, so that dpkg skips its fsyncs while it configures the packages (a quarter of
+    # the second stage's time here; Docker's Debian images keep the same setting).
+    {
+        debootstrap --foreign --variant=minbase --include="$BASE_PACKAGES" "$BASE_SUITE" "$ROOTFS" "$mirror" &&
+            echo force-unsafe-io >"$ROOTFS/etc/dpkg/dpkg.cfg.d/docker-apt-speedup" &&
+            chroot "$ROOTFS" /debootstrap/debootstrap --second-stage
+    } >"$OUT/debootstrap.log" 2>&1 ||
         die "debootstrap failed: $(last_line "$OUT/debootstrap.log") (see $OUT/debootstrap.log)"
     # The host's certificate authorities, so that pip inside builds reaches the index the host uses.
     local file count
