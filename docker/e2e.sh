@@ -183,8 +183,8 @@ build_local_base() {
     ((EUID == 0)) || die "building the local base image with debootstrap needs root"
     ROOTFS=$(mktemp -d /var/tmp/pokerbot-rootfs.XXXXXX)
     say "building $LOCAL_BASE with debootstrap ($BASE_SUITE from $mirror; log $OUT/debootstrap.log)"
-    # Two stages, so that dpkg skips its fsyncs while it configures the packages (a quarter of
-    # the second stage's time here; Docker's Debian images keep the same setting).
+    # Two stages, so that dpkg skips its fsyncs while it configures the packages (second stage
+    # 100 s against 136 s here, see docs/docker.md; Docker's Debian images keep the same setting).
     {
         debootstrap --foreign --variant=minbase --include="$BASE_PACKAGES" "$BASE_SUITE" "$ROOTFS" "$mirror" &&
             echo force-unsafe-io >"$ROOTFS/etc/dpkg/dpkg.cfg.d/docker-apt-speedup" &&

@@ -140,9 +140,15 @@ def test_compose_services(name, players):
         assert service.get("restart") == "no"
         assert service.get("init") is True, "containers must stop at once (init forwards signals)"
         assert service["build"]["args"]["BASE_IMAGE"] == "${BASE_IMAGE:-python:3.11-slim}"
+
+    def flag_value(command: list[str], flag: str) -> str:
+        return command[command.index(flag) + 1]
+
     for bot in bots:
         assert services[bot]["depends_on"] == ["dealer"]
         assert "--connect-timeout" in services[bot]["command"]
+        for limit in ("--t_response", "--t_hand", "--t_per_hand"):  # the bots play under the dealer's limits
+            assert flag_value(services[bot]["command"], limit) == flag_value(dealer["command"], limit)
 
 
 @pytest.mark.parametrize(("name", "players"), [("compose.yaml", 2), ("compose.3p.yaml", 3)])
