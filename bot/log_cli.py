@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pokerbot.bot.aivat_cli import aivat_command
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log, format_value
@@ -57,3 +58,6 @@ def check(
     for problem in report.problems:
         errors.print(f"{logfile}: {problem}", markup=False, soft_wrap=True)
     raise typer.Exit(1)
+
+
+log_app.command("aivat")(aivat_command)
