@@ -161,7 +161,7 @@ def _estimate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from pokerbot.bot.match import strategy_seed
-    from pokerbot.strategies.evaluation.aivat import MAX_IMAGINARY, Aivat
+    from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
     from pokerbot.strategies.evaluation.recording import ReplayedStrategy
     from pokerbot.strategies.evaluation.series import aivat_hands
     from pokerbot.strategies.registry import default_registry
@@ -171,7 +171,7 @@ def _estimate(
         if not registry.info(strategy_name.partition(":")[0]).supports(game):
             raise AivatInputError(f"strategy {strategy_name!r} (player {name}) does not play this game")
     if imaginary is None:
-        imaginary = math.comb(len(game.deck), game.num_hole_cards) <= MAX_IMAGINARY
+        imaginary = imaginary_by_default(game)
     runs = []
     columns = (TextColumn("[bold]AIVAT"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress:

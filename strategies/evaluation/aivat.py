@@ -38,6 +38,7 @@ position 0 (position 1's are their negatives: the game is zero-sum).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,12 @@ average over in one hand."""
 MAX_ENUMERATION = 100_000
 """The most card deals a chance correction enumerates for a value function that is not
 chance-consistent."""
+
+
+def imaginary_by_default(game: Game) -> bool:
+    """True where imaginary observations are cheap enough to be the default: games whose
+    two players' holdings make at most :data:`MAX_IMAGINARY` combinations (Kuhn, Leduc)."""
+    return math.comb(len(game.deck), game.num_hole_cards) ** 2 <= MAX_IMAGINARY
 
 
 class AivatError(ValueError):
@@ -296,4 +303,4 @@ def _describe(probabilities: ActionProbabilities) -> str:
     return ", ".join(f"{action} {p:.3g}" for action, p in probabilities.items()) or "none"
 
 
-__all__ = ["MAX_IMAGINARY", "Aivat", "AivatError", "AivatHand", "Oracle"]
+__all__ = ["MAX_IMAGINARY", "Aivat", "AivatError", "AivatHand", "Oracle", "imaginary_by_default"]
