@@ -18,6 +18,7 @@ from pokerbot.bot.play_cli import play
 from pokerbot.bot.prior_cli import train_prior
 from pokerbot.bot.small_experiments import experiment_kuhn, experiment_leduc
 from pokerbot.bot.solve_cli import exploitability, solve
+from pokerbot.bot.web_cli import web
 
 app = typer.Typer(
     name="pokerbot",
@@ -34,6 +35,7 @@ app.command("play")(play)
 app.command("solve")(solve)
 app.command("exploitability")(exploitability)
 app.command("train-prior")(train_prior)
+app.command("web")(web)
 experiment_app.command("kuhn")(experiment_kuhn)
 experiment_app.command("leduc")(experiment_leduc)
 app.add_typer(experiment_app, name="experiment")
