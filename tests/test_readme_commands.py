@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,8 @@ from pokerbot.bot.cli import app
 README = Path(__file__).parent.parent / "README.md"
 CLI = [sys.executable, "-m", "pokerbot.bot.cli"]
 TIMEOUT = 120
-SERVERS = ("dealer",)
-"""Commands that serve until their match ends: started as processes, with their clients."""
+SERVERS = ("dealer", "web")
+"""Commands that serve: started as processes, used as documented, then stopped."""
 
 
 def readme_examples() -> list[str]:
@@ -63,9 +65,27 @@ def _run_dealer(example: str, play: str, folder: Path) -> None:
             process.kill()
 
 
+def _run_web(example: str, folder: Path) -> None:
+    """The web example: it prints the page's address; the page and its API answer there."""
+    server = subprocess.Popen(
+        [*CLI, *shlex.split(example)[1:]], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as page:
+            assert "<title>pokerbot table</title>" in page.read().decode()
+        with urllib.request.urlopen(url + "api/options", timeout=TIMEOUT) as answer:
+            assert "leduc" in json.loads(answer.read())["games"]
+    finally:
+        server.kill()
+        server.wait()
+
+
 def test_every_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     examples = readme_examples()
-    assert len(examples) >= 11
+    assert len(examples) >= 12
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     skip_next = False
@@ -74,6 +94,9 @@ def test_every_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             skip_next = False
             continue
         command = shlex.split(example)[1]
+        if command == "web":
+            _run_web(example, tmp_path)
+            continue
         if command in SERVERS:
             _run_dealer(example, examples[index + 1], tmp_path)
             skip_next = True
