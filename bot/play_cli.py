@@ -24,11 +24,13 @@ import typer
 
 from pokerbot.bot.client import DealerConnectionError, play_match
 from pokerbot.bot.human_terminal import TerminalHuman
+from pokerbot.bot.transports import TransportURLError, transport_for
+from pokerbot.bot.transports.base import format_host
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.errors import GameDefinitionError, IncompleteHandError
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
-from pokerbot.protocol.session import TimeLimits
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
@@ -71,10 +73,22 @@ def play(
     human: bool = typer.Option(False, "--human", help="A person plays this seat, typing actions at this terminal."),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
-    ws: str | None = typer.Option(None, "--ws", help="Connect by WebSocket to this URL instead, e.g. ws://host:port/."),
+    url: str | None = typer.Option(
+        None, "--url", help="The seat's URL instead of --host/--port: tcp://host:port or ws://host:port/path."
+    ),
+    ws: str | None = typer.Option(None, "--ws", help="Same as --url with a ws:// URL."),
     token: str | None = typer.Option(None, "--token", help="WebSocket token, sent as 'Authorization: Bearer <token>'."),
     time_per_action: float | None = typer.Option(
         None, "--time-per-action", help="Cap on each decision, in seconds (default: the ACPC limits)."
+    ),
+    t_response: float = typer.Option(
+        TimeLimits().response_ms, "--t_response", min=1e-3, help="The dealer's response limit, in ms (as its flag)."
+    ),
+    t_hand: float = typer.Option(
+        TimeLimits().hand_ms, "--t_hand", min=1e-3, help="The dealer's limit per hand, in ms (as its flag)."
+    ),
+    t_per_hand: float = typer.Option(
+        TimeLimits().per_hand_ms, "--t_per_hand", min=1e-3, help="The dealer's average per hand, in ms (as its flag)."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the strategy's randomness."),
     log_format: LogFormat = typer.Option(LogFormat.console, "--log-format", help="console or json."),
@@ -104,24 +118,30 @@ def play(
         raise typer.Exit(2) from None
     player = ScoreKeeper(inner)
     log.info("strategy", name=name, game=game)
-    if ws is None and port is None:
-        errors("error: give the seat's --port (or a --ws URL)", err=True)
+    seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
+    if seat is None:
+        errors("error: give the seat's --port (or its --url)", err=True)
         raise typer.Exit(2)
-    if token is not None and ws is None:
-        errors("error: --token needs --ws (tokens are a WebSocket feature)", err=True)
+    try:
+        transport = transport_for(seat)
+    except TransportURLError as error:
+        errors(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if token is not None and not transport.supports_token:
+        errors(f"error: --token needs a transport that carries tokens (a ws:// URL), not {seat}", err=True)
         raise typer.Exit(2)
+    # A person's seat sets no time limit of its own (the dealer's limits still apply).
+    limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
     try:
         result = asyncio.run(
             play_match(
-                host,
-                port or 0,
+                seat,
                 game_definition,
                 player,
-                websocket_url=ws,
+                limits=limits,
                 token=token,
                 time_per_action=time_per_action,
                 connect_timeout=connect_timeout,
-                limits=HUMAN_LIMITS if human else None,
             )
         )
     except DealerConnectionError as error:
@@ -136,7 +156,7 @@ def play(
 
 
 HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
-"""A person's seat sets no time limit of its own (the dealer's limits still apply)."""
+"""The client's limits for a person: none of its own (the dealer's limits still apply)."""
 
 
 class ScoreKeeper(Strategy):
@@ -163,7 +183,7 @@ class ScoreKeeper(Strategy):
         self.inner.observe(view)
 
     def score_line(self, name: str) -> str:
-        """``final score: N hands, X chips (Y mbb/hand)``."""
+        """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
         big_blind = self.game.big_blind
         rate = 1000.0 * self.total / big_blind / self.hands if self.hands else 0.0
         return f"final score of {name}: {self.hands} hands, {format_value(self.total)} chips ({rate:+.1f} mbb/hand)"

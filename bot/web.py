@@ -44,8 +44,8 @@ from pokerbot.bot.table import describe
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.errors import PokerError
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import parse_state_line
-from pokerbot.protocol.session import TimeLimits
 from pokerbot.protocol.wire import MatchState, format_response, parse_match_state
 from pokerbot.strategies.base import Strategy, StrategyRegistry, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry
@@ -177,6 +177,12 @@ class WebServer:
         if mode == "watch":
             built = [self._reporter(match, strategy, pace) for strategy in built]
         ports: asyncio.Future[list[int]] = self.loop.create_future()
+        # A person may think for a day; a watched match allows the pace on top of the usual limits.
+        limits = (
+            TimeLimits(PERSON_LIMIT_MS, PERSON_LIMIT_MS, PERSON_LIMIT_MS)
+            if mode == "play"
+            else TimeLimits(per_hand_ms=TimeLimits().per_hand_ms + 10_000 * pace)
+        )
         config = DealerConfig(
             match_name=f"web-{ident}",
             game=game,
@@ -184,12 +190,10 @@ class WebServer:
             hands=hands,
             seed=seed,
             names=names,
-            websocket=True,
+            transport="ws",
             host=self.host,
             output_dir=self.out,
-            t_response_ms=PERSON_LIMIT_MS if mode == "play" else 600_000,
-            t_hand_ms=PERSON_LIMIT_MS if mode == "play" else 600_000,
-            t_per_hand_ms=PERSON_LIMIT_MS if mode == "play" else 7_000 + 1000 * pace * 10,
+            limits=limits,
         )
         match.task = self.loop.create_task(
             serve_match(config, on_ports=ports.set_result, on_hand=lambda hand: self._hand_done(match, hand))
@@ -200,13 +204,12 @@ class WebServer:
         if not ports.done():
             raise WebRequestError(f"the dealer did not start: {match.task.result().error}")
         seat_ports = ports.result()
-        limits = TimeLimits(PERSON_LIMIT_MS, PERSON_LIMIT_MS, PERSON_LIMIT_MS)
         for port, bot in zip(seat_ports, bots):
             url = f"ws://{self.host}:{port}/"
             if bot is None:
                 match.seat_url = url
             else:
-                client = self.loop.create_task(play_match(self.host, port, game, bot, websocket_url=url, limits=limits))
+                client = self.loop.create_task(play_match(url, game, bot, limits=limits))
                 self.bots.add(client)
                 client.add_done_callback(self.bots.discard)
         return {

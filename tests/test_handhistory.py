@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 from pokerbot.bot.cli import app
 from pokerbot.protocol.errors import LogFormatError
 from pokerbot.protocol.game import load_game
-from pokerbot.protocol.matchlog import check_log, format_state_line, game_from_header, read_header, read_log
+from pokerbot.protocol.matchlog import (
+    check_log,
+    format_state_line,
+    game_from_header,
+    read_header,
+    read_log,
+    same_value,
+)
 from pokerbot.protocol.phh import dumps_phh, hand_to_phh, loads_phh, phh_to_hand, pokerkit_payoffs
 from pokerbot.protocol.pokerkit_games import exact_divmod
 from pokerbot.protocol.pokerstars import format_pokerstars_match
@@ -29,18 +36,29 @@ def _log(name: str) -> tuple[list[str], object]:
     return lines, game
 
 
+SEVEN = ["kuhn2p_s16", "kuhn3p_s15", "leduc2p_s17", "limit2p_s11", "limit3p_s13", "nolimit2p_s12", "nolimit3p_s14"]
+"""The seven reference logs of ../shared/acpc-reference (300 hands each, built-in games)."""
+
+
+def test_the_seven_reference_logs_name_their_built_in_games() -> None:
+    for name in SEVEN:
+        lines, game = _log(name)
+        assert game == load_game(str(FIXTURES / name / "game.txt"))
+        assert len(read_log(lines, game).hands) == 300
+
+
 @pytest.mark.parametrize("name", REFERENCE_NAMES)
 def test_reference_logs_convert_to_phh_and_back_and_pokerkit_agrees_on_every_payoff(name: str) -> None:
-    lines, game = _log(name)
-    assert game == load_game(str(FIXTURES / name / "game.txt"))  # the header names the right built-in game
+    lines = (FIXTURES / name / "log.txt").read_text().splitlines()
+    game = load_game(str(FIXTURES / name / "game.txt"))
     hands = read_log(lines, game).hands
-    assert len(hands) == 300
+    assert len(hands) == sum(line.startswith("STATE") for line in lines) >= 100
     histories = list(loads_phh(dumps_phh(hand_to_phh(hand, game) for hand in hands)))
     assert len(histories) == len(hands)
     for hand, history in zip(hands, histories):
-        assert pokerkit_payoffs(history) == list(hand.values), format_state_line(
-            hand.hand_number, hand.state, hand.names
-        )
+        payoffs = pokerkit_payoffs(history)
+        assert payoffs == list(hand.state.values())  # exactly, split pots included
+        assert all(same_value(logged, paid) for logged, paid in zip(hand.values, payoffs))
         back = phh_to_hand(history)
         assert format_state_line(back.hand_number, back.state, back.names) == format_state_line(
             hand.hand_number, hand.state, hand.names
@@ -56,7 +74,7 @@ def test_plain_pokerkit_reads_our_holdem_phh() -> None:
         hands = read_log(lines, game).hands[:40]
         for hand, history in zip(hands, HandHistory.loads_all(dumps_phh(hand_to_phh(h, game) for h in hands))):
             history.divmod = exact_divmod
-            assert [float(v) for v in list(history)[-1].payoffs] == list(hand.values)
+            assert [float(v) for v in list(history)[-1].payoffs] == list(hand.state.values())
 
 
 @pytest.mark.parametrize("name", ["nolimit2p_s12", "nolimit3p_s14"])
@@ -71,7 +89,7 @@ def test_pokerstars_text_reads_back_in_pokerkit_with_our_payoffs(name: str) -> N
     for hand, history in zip(hands, parsed):
         history.divmod = exact_divmod
         payoffs = dict(zip(history.players or [], list(history)[-1].payoffs))
-        assert {player: float(value) for player, value in payoffs.items()} == dict(zip(hand.names, hand.values))
+        assert {player: float(value) for player, value in payoffs.items()} == dict(zip(hand.names, hand.state.values()))
 
 
 def test_pokerstars_limit_text_and_refusal_of_other_games() -> None:
