@@ -53,6 +53,8 @@ from pokerbot.strategies.registry import default_registry
 MAX_HANDS = 100_000
 PERSON_LIMIT_MS = 24 * 3600 * 1000.0
 """The dealer's limits in a match with a person: a day per response, hand and hand on average."""
+WATCH_PER_HAND_MS = 60_000.0
+"""The dealer's average time per hand in a watched match, before the pace, in milliseconds."""
 _STATIC = {"/": ("index.html", "text/html"), "/app.js": ("app.js", "text/javascript")}
 
 
@@ -177,11 +179,12 @@ class WebServer:
         if mode == "watch":
             built = [self._reporter(match, strategy, pace) for strategy in built]
         ports: asyncio.Future[list[int]] = self.loop.create_future()
-        # A person may think for a day; a watched match allows the pace on top of the usual limits.
+        # A person may think for a day. A watched match is a show, not a contest: a minute per
+        # hand on average (a strategy's first decision may load tables), plus the pace.
         limits = (
             TimeLimits(PERSON_LIMIT_MS, PERSON_LIMIT_MS, PERSON_LIMIT_MS)
             if mode == "play"
-            else TimeLimits(per_hand_ms=TimeLimits().per_hand_ms + 10_000 * pace)
+            else TimeLimits(per_hand_ms=WATCH_PER_HAND_MS + 20_000 * pace)
         )
         config = DealerConfig(
             match_name=f"web-{ident}",

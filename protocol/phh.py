@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pokerkit import Automation, HandHistory, State
 
@@ -243,7 +243,7 @@ def pokerkit_payoffs(history: HandHistory) -> list[float]:
 
 
 def _as_pokerbot(history: HandHistory) -> PokerbotHandHistory:
-    return PokerbotHandHistory.loads(history.dumps())
+    return cast(PokerbotHandHistory, PokerbotHandHistory.loads(history.dumps()))
 
 
 def dumps_phh(hands: Iterable[PokerbotHandHistory]) -> str:
@@ -256,9 +256,9 @@ def loads_phh(text: str) -> Iterator[PokerbotHandHistory]:
     stripped = text.lstrip()
     try:
         if stripped.startswith("["):
-            yield from PokerbotHandHistory.loads_all(text)
+            yield from cast(Iterator[PokerbotHandHistory], PokerbotHandHistory.loads_all(text))
         else:
-            yield PokerbotHandHistory.loads(text)
+            yield cast(PokerbotHandHistory, PokerbotHandHistory.loads(text))
     except (ValueError, TypeError, KeyError) as error:
         raise LogFormatError(f"not a PHH file: {str(error).splitlines()[0]}") from None
 

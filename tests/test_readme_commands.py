@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
+from pokerbot.bot.cli import COMMANDS, app, load_command
 
 README = Path(__file__).parent.parent / "README.md"
 CLI = [sys.executable, "-m", "pokerbot.bot.cli"]
@@ -123,7 +122,10 @@ def _short_options(command: Any) -> dict[str, set[str]]:
 
 
 def test_one_meaning_per_short_option_across_commands() -> None:
-    shorts = _short_options(typer.main.get_command(app))
+    shorts: dict[str, set[str]] = {}
+    for name in COMMANDS:  # the top-level group imports its commands lazily: load each one
+        for short, longs in _short_options(load_command(name)).items():
+            shorts.setdefault(short, set()).update(longs)
     assert {short: longs for short, longs in shorts.items() if len(longs) > 1} == {}
     assert shorts["-g"] == {"--game"} and shorts["-n"] == {"--hands"} and shorts["-s"] == {"--seed"}
     assert shorts["-o"] == {"--out"} and shorts["-p"] == {"--port"}
