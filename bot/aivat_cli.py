@@ -1,7 +1,7 @@
 """``pokerbot log aivat``: AIVAT's variance-reduced estimate of a heads-up match from its log.
 
 The log (or the two logs of a duplicate match, the second with the seats exchanged) is read
-whole; ``--strategy SEAT=NAME`` says that the player SEAT (its name in the log, or 1 and 2 for
+whole (its game from ``--game``, else from its header); ``--strategy SEAT=NAME`` says that the player SEAT (its name in the log, or 1 and 2 for
 the players in the order the SCORE line names them) played the registry strategy NAME. Each
 such strategy is made again with the seed the match gave it (derived from the match seed in
 the log header and the player's name, as ``pokerbot match`` does) and shown every hand in
@@ -30,9 +30,14 @@ from rich.table import Table
 from pokerbot.bot.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.protocol.matchlog import LoggedHand, parse_score_line, parse_state_line
-
-HEADER_PREFIX = "# name/game/hands/seed "
+from pokerbot.protocol.matchlog import (
+    HEADER_PREFIX,
+    LoggedHand,
+    builtin_name,
+    game_from_header,
+    read_header,
+    read_log,
+)
 
 
 class AivatInputError(ValueError):
@@ -41,8 +46,8 @@ class AivatInputError(ValueError):
 
 
 @dataclass(frozen=True)
-class MatchLog:
-    """A log read whole: its seed (from the header, if any), players in seat order, hands."""
+class LogInput:
+    """A log read whole: its path, seed (from the header, if any), players in seat order, hands."""
 
     path: Path
     seed: int | None
@@ -50,30 +55,32 @@ class MatchLog:
     hands: list[LoggedHand]
 
 
-def read_log(path: Path, game: Game) -> MatchLog:
-    """Parse every line of the log at ``path``; :class:`AivatInputError` names the bad line."""
-    seed: int | None = None
-    seats: tuple[str, ...] = ()
-    hands: list[LoggedHand] = []
+def read_match_log(path: Path, game: str | None) -> tuple[LogInput, Game]:
+    """Read the log at ``path`` and its game (``game``, else the header's); raises
+    :class:`AivatInputError` naming the file and line, or GameDefinitionError."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as lines:
-            for number, raw in enumerate(lines, start=1):
-                line = raw.rstrip("\r\n")
-                try:
-                    if line.startswith(HEADER_PREFIX):
-                        fields = line[len(HEADER_PREFIX) :].split()
-                        seed = int(fields[-1]) if fields and fields[-1].isdigit() else None
-                    elif line.startswith("STATE:"):
-                        hands.append(parse_state_line(line, game))
-                    elif line.startswith("SCORE:"):
-                        seats = parse_score_line(line).names
-                except LogFormatError as error:
-                    raise AivatInputError(f"{path}, line {number}: {error}") from None
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as error:
         raise AivatInputError(f"cannot read {path}: {error.strerror}") from None
-    if not hands:
+    header = read_header(lines)
+    definition = load_game(game) if game is not None else game_from_header(header, path.parent)[0]
+    try:
+        log = read_log(lines, definition)
+    except LogFormatError as error:
+        raise AivatInputError(f"{path}, {error}") from None
+    if not log.hands:
         raise AivatInputError(f"{path}: no STATE line: not an ACPC match log")
-    return MatchLog(path, seed, seats or tuple(hands[0].names), hands)
+    seats = log.score.names if log.score else log.hands[0].names
+    return LogInput(path, _header_seed(header), tuple(seats), log.hands), definition
+
+
+def _header_seed(header: Sequence[str]) -> int | None:
+    for line in header:
+        if line.startswith(HEADER_PREFIX):
+            fields = line[len(HEADER_PREFIX) :].split()
+            if len(fields) == 4 and fields[3].isdigit():
+                return int(fields[3])
+    return None
 
 
 def resolve_strategies(specs: Sequence[str], seats: Sequence[str]) -> dict[str, str]:
@@ -107,7 +114,9 @@ def aivat_command(
     logs: list[Path] = typer.Argument(
         ..., help="A heads-up match log, or the two logs of a duplicate match (second: seats exchanged)."
     ),
-    game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
+    game: str | None = typer.Option(
+        None, "--game", "-g", help="A built-in game name or a game definition file (default: the log header's)."
+    ),
     strategy: list[str] = typer.Option(
         [], "--strategy", help="SEAT=NAME: player SEAT (its name, or 1/2) played registry strategy NAME (repeat)."
     ),
@@ -126,12 +135,14 @@ def aivat_command(
 
     errors = Console(stderr=True)
     try:
-        game_definition = load_game(game)
-        if game_definition.num_players != 2:
-            raise AivatInputError(f"AIVAT is for heads-up games; {game} has {game_definition.num_players} players")
         if not 1 <= len(logs) <= 2:
             raise AivatInputError(f"give one log, or the two logs of a duplicate match; got {len(logs)}")
-        match_logs = [read_log(path, game_definition) for path in logs]
+        match_logs, games = zip(*(read_match_log(path, game) for path in logs), strict=True)
+        game_definition = games[0]
+        if any(other != game_definition for other in games):
+            raise AivatInputError("the two logs are of different games")
+        if game_definition.num_players != 2:
+            raise AivatInputError(f"AIVAT is for heads-up games; this one has {game_definition.num_players} players")
         known = resolve_strategies(strategy, match_logs[0].seats)
         runs = _estimate(game_definition, match_logs, known, seed, imaginary, quiet)
     except (GameDefinitionError, AivatInputError, UnknownStrategyError) as error:
@@ -145,13 +156,14 @@ def aivat_command(
     title = f"{', '.join(str(p) for p in logs)}: AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
     Console().print(aivat_table(title, report, known, game_definition.big_blind))
     if json_path is not None:
-        data = {"game": game, "logs": [str(p) for p in logs], "known": known, "players": report}
+        label = game or builtin_name(game_definition)
+        data = {"game": label, "logs": [str(p) for p in logs], "known": known, "players": report}
         json_path.write_text(json.dumps(data, indent=2) + "\n")
 
 
 def _estimate(
     game: Game,
-    match_logs: Sequence[MatchLog],
+    match_logs: Sequence[LogInput],
     known: dict[str, str],
     seed: int | None,
     imaginary: bool | None,
@@ -248,4 +260,4 @@ def aivat_table(title: str, report: Sequence[dict[str, Any]], known: dict[str, s
     return table
 
 
-__all__ = ["AivatInputError", "MatchLog", "aivat_command", "aivat_report", "aivat_table", "read_log"]
+__all__ = ["AivatInputError", "LogInput", "aivat_command", "aivat_report", "aivat_table", "read_match_log"]
