@@ -1,8 +1,9 @@
 """``pokerbot log aivat``: AIVAT's variance-reduced estimate of a heads-up match from its log.
 
 The log (or the two logs of a duplicate match, the second with the seats exchanged) is read
-whole (its game from ``--game``, else from its header); ``--strategy SEAT=NAME`` says that the player SEAT (its name in the log, or 1 and 2 for
-the players in the order the SCORE line names them) played the registry strategy NAME. Each
+whole, its game from ``--game`` or else from its header. ``--strategy SEAT=NAME`` says that the
+player SEAT (its name in the log, or 1 and 2 for the players in the order the SCORE line names
+them) played the registry strategy NAME. Each
 such strategy is made again with the seed the match gave it (derived from the match seed in
 the log header and the player's name, as ``pokerbot match`` does) and shown every hand in
 order, so that it answers as it did in the match; the other players are unknown. Every hand
