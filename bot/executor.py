@@ -39,6 +39,10 @@ R = TypeVar("R")
 Progress = Callable[[int], None]
 """Told ``n`` when ``n`` more units of work (hands, trials) are done."""
 TaskFunction = Callable[[T, Progress], R]
+JOBS_HELP = "Tasks at a time: 1 plays in this process; more start a local Ray (default: every core)."
+"""The ``--jobs`` help every command that runs on the executor shows."""
+ADDRESS_HELP = "Run on the Ray cluster at this address (auto, or HOST:PORT of 'ray start --head')."
+"""The ``--address`` help every command that runs on the executor shows."""
 REPORT_SECONDS = 0.25
 """How often a task on Ray sends its progress to the driver (seconds)."""
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
