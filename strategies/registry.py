@@ -89,15 +89,16 @@ def _miximax_games(game: Game) -> bool:
     return game.num_players == 3 and game.is_standard_deck and game.num_hole_cards == 2
 
 
-MATCH_BUDGET = 0.02
-"""Seconds per decision of ``miximax`` when ``pokerbot match`` picks it by default (a fast
-self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the default, 0.05)."""
+MATCH_BUDGET = "500nodes"
+"""The decision budget of ``miximax`` when ``pokerbot match`` (and the experiments) pick it by
+default: 500 search nodes, about 0.02 s on an idle core, and reproducible: the same seed plays
+the same match anywhere, under any load. ``pokerbot play`` keeps the time budget (0.05 s)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
     first seat of ``pokerbot match``): ``miximax`` in the games it plays, heads-up with the
-    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``), ``adaptive`` in
+    52-card deck and three-player hold'em (``miximax:500nodes`` when ``fast``), ``adaptive`` in
     two-player small limit games (Kuhn, Leduc), ``equilibrium`` where a shipped equilibrium
     exists (3-player Kuhn), else ``always-raise`` (the best baseline against ``random``)."""
     if _miximax_games(game):
@@ -141,9 +142,10 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-            "hold'em); miximax:SECONDS sets the time per decision (default 0.05).",
+            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:NODESnodes a node "
+            "budget instead (reproducible).",
             supports=_miximax_games,
-            argument="SECONDS",
+            argument="BUDGET",
             argument_optional=True,
         )
     )
@@ -153,7 +155,7 @@ def default_registry() -> StrategyRegistry:
             factory=_miximax_static,
             summary="miximax with learning switched off: its opponent models keep their prior.",
             supports=_miximax_games,
-            argument="SECONDS",
+            argument="BUDGET",
             argument_optional=True,
         )
     )

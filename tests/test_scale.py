@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from pokerbot.protocol.dealer_session import DealerSession, HandLogged
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import CALL
+from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.registry import default_registry
 
 runner = CliRunner()
@@ -219,3 +223,38 @@ def test_ray_executor_plays_the_same_tournament(tmp_path: Path) -> None:
     assert sum(told) == 40 * 6
     for first, second in zip(here.logs, ray.logs, strict=True):
         assert first.read_bytes() == second.read_bytes()
+
+
+# ------------------------------------------------------------------ reproducible agents
+def test_node_budget_argument() -> None:
+    registry = default_registry()
+    game = load_game("holdem-nolimit-2p")
+    agent = registry.create("miximax:1500nodes", game, 1)
+    assert agent.settings.search.node_budget == 1500  # type: ignore[attr-defined]
+    with pytest.raises(UnknownStrategyError, match="node budget"):
+        registry.create("miximax:0nodes", game, 1)
+    with pytest.raises(UnknownStrategyError, match="time budget in seconds per decision, got 'fast'"):
+        registry.create("miximax:fast", game, 1)
+
+
+def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
+    argv = ["match", "--game", "holdem-nolimit-2p", "--seed", "3", "--hands", "16", "--out", str(folder), "-q"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pokerbot.bot.cli", *argv, *extra],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
+    )
+    assert done.returncode == 0, done.stderr
+    return (folder / "match.log").read_bytes()
+
+
+@pytest.mark.slow
+def test_default_match_is_reproducible_in_process_and_over_tcp(tmp_path: Path) -> None:
+    """The default strategies (miximax with a node budget against random): a run in process
+    and a run over TCP (loopback), each in a fresh process with its own hash seed, write the
+    same log byte for byte."""
+    first = _match_log(tmp_path / "a", "1", "--in-process")
+    assert b"miximax=500nodes" in first
+    assert _match_log(tmp_path / "b", "2") == first

@@ -31,8 +31,11 @@ searching again. One answer after the chart costs one search (``costly_probabili
 
 The models (from their prior, :func:`~pokerbot.strategies.agent.opponents.adaptive_models`)
 are made at the first decision or observation. Each decision searches until
-``min(deadline - safety_margin, now + time_budget)`` (seconds), or until the search's node
-budget. All randomness comes from the constructor's seed.
+``min(deadline - safety_margin, now + time_budget)`` (seconds); with a node budget
+(``search.node_budget``, ``miximax:2000nodes``) it searches until the budget instead and never
+reads the clock, so the same seed plays the same match on any machine and under any load (the
+caller's deadline is then not watched: pick a budget well inside it). All randomness comes from
+the constructor's seed.
 """
 
 from __future__ import annotations
@@ -218,8 +221,10 @@ class MiximaxAgent(Strategy):
             return self.preflop.decide(view, predictors)
         win_model = self._win_model(view)
         predict: ActionModels = self._predictors(me) if use_models else _uniform
-        now = time.monotonic()
-        stop = min(deadline - self.settings.safety_margin, now + self.settings.time_budget)
+        if self.settings.search.node_budget is None:
+            stop = min(deadline - self.settings.safety_margin, time.monotonic() + self.settings.time_budget)
+        else:
+            stop = math.inf  # the node budget alone ends the search: reproducible (module docstring)
         result = search(
             state.copy(),
             me,
@@ -288,18 +293,41 @@ def parse_budget(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise ValueError(f"the argument is a time budget in seconds per decision, got {text!r}") from None
+        raise ValueError(
+            f"the argument is a time budget in seconds per decision, got {text!r} (or a node budget: 2000nodes)"
+        ) from None
     if not 0.0 < seconds <= 60.0:
         raise ValueError(f"the time budget must be in (0, 60] seconds per decision, got {text!r}")
     return seconds
 
 
+NODES_SUFFIX = "nodes"
+MAX_NODE_BUDGET = 100_000_000
+
+
+def parse_node_budget(text: str) -> int | None:
+    """The node budget of a registry argument ``NODESnodes`` (``2000nodes``), None for any
+    other argument; ValueError for a bad count."""
+    if not text.endswith(NODES_SUFFIX):
+        return None
+    count = text[: -len(NODES_SUFFIX)]
+    if not count.isdigit() or not 1 <= int(count) <= MAX_NODE_BUDGET:
+        raise ValueError(f"a node budget is 1..{MAX_NODE_BUDGET} search nodes per decision (2000nodes), got {text!r}")
+    return int(count)
+
+
 def miximax_factory(game: Game, seed: int | None = None, budget: str | None = None, *, learn: bool = True) -> Strategy:
-    """The registry factory: ``miximax`` or ``miximax:SECONDS`` (the time budget of a decision);
-    ``learn=False`` keeps the models' prior (the ``miximax-static`` strategy)."""
+    """The registry factory: ``miximax``, ``miximax:SECONDS`` (the time budget of a decision) or
+    ``miximax:NODESnodes`` (a node budget: reproducible play); ``learn=False`` keeps the models'
+    prior (the ``miximax-static`` strategy)."""
     settings = AgentSettings(learn=learn)
     if budget is not None:
-        settings = settings.model_copy(update={"time_budget": parse_budget(budget)})
+        nodes = parse_node_budget(budget)
+        if nodes is None:
+            settings = settings.model_copy(update={"time_budget": parse_budget(budget)})
+        else:
+            search_settings = settings.search.model_copy(update={"node_budget": nodes})
+            settings = settings.model_copy(update={"search": search_settings})
     return MiximaxAgent(game, seed, settings)
 
 
@@ -308,5 +336,6 @@ __all__ = [
     "MiximaxAgent",
     "miximax_factory",
     "parse_budget",
+    "parse_node_budget",
     "plays",
 ]
