@@ -28,8 +28,14 @@ probabilities along the betting (the deal being uniform over the holdings that c
 other card). The estimate is then the posterior mean of ``F`` over those holdings: a
 conditional expectation of an unbiased estimate, hence unbiased, and never of higher
 variance (Rao-Blackwell). It asks each known player's probabilities for every holding at
-each of its decisions, so it is offered for small decks (Kuhn, Leduc: at most
-:data:`MAX_IMAGINARY` holdings).
+each of its decisions: in small decks (Kuhn, Leduc: at most :data:`MAX_IMAGINARY` holdings)
+every holding is taken. In hold'em a **sample** stands in for the posterior: ``S`` holdings
+drawn uniformly (with replacement, from a generator seeded by the evaluator's ``seed`` and what
+the other player sees, never by the known player's cards), plus the actual holding. Were the
+draw truly random, the actual holding would be, given this multiset, distributed over it as
+the posterior restricted to it (by symmetry), so the weighted mean over the multiset would be a
+conditional expectation of ``F``: unbiased over the deal and the draw, as any Monte Carlo
+estimate is over its sampling, and never of higher variance than ``F``.
 
 Every card of the hand must be known (an ACPC log has them all). Amounts are chips won by
 position 0 (position 1's are their negatives: the game is zero-sum).
@@ -37,8 +43,10 @@ position 0 (position 1's are their negatives: the game is zero-sum).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -99,15 +107,22 @@ class Aivat:
     """AIVAT estimates of heads-up hands of ``game`` (module docstring).
 
     ``value`` is the value function (default :class:`EquityValue`); ``imaginary`` turns on
-    imaginary observations of the known players' hole cards.
+    imaginary observations of the known players' hole cards: every holding where there are at
+    most :data:`MAX_IMAGINARY`, else ``sample`` of them drawn from ``seed`` (module docstring).
     """
 
-    def __init__(self, game: Game, value: AivatValue | None = None, *, imaginary: bool = False) -> None:
+    def __init__(
+        self, game: Game, value: AivatValue | None = None, *, imaginary: bool = False, sample: int = 0, seed: int = 0
+    ) -> None:
         if game.num_players != 2:
             raise AivatError(f"AIVAT here is for heads-up games; this game has {game.num_players} players")
+        if sample < 0:
+            raise AivatError(f"the sample of imaginary holdings must not be negative, got {sample}")
         self.game = game
         self.value_function: AivatValue = value or EquityValue(game)
         self.imaginary = imaginary
+        self.sample = sample
+        self.seed = seed
 
     def hand(self, final: HandState, hand_number: int, oracles: Mapping[int, Oracle]) -> AivatHand:
         """The estimate of the finished hand ``final`` (every card known): ``oracles`` give the
@@ -122,11 +137,11 @@ class Aivat:
         skeleton = _Skeleton(final)
         total = _Walk(0.0, 0.0, 0.0, 0.0)
         actual_walk: _Walk | None = None
-        for holes in self._holdings(final, actual, known):  # type: ignore[arg-type]
+        for holes, multiplicity in self._holdings(final, hand_number, actual, known):  # type: ignore[arg-type]
             walk = self._walk(skeleton, holes, hand_number, known, cache, strict=holes == actual)
             if holes == actual:
                 actual_walk = walk
-            w = walk.weight
+            w = walk.weight * multiplicity
             total = _Walk(
                 total.outcome + w * walk.outcome,
                 total.chance + w * walk.chance,
@@ -139,34 +154,54 @@ class Aivat:
 
     # ------------------------------------------------------------------ holdings
     def _holdings(
-        self, final: HandState, actual: tuple[tuple[Card, ...], ...], known: Mapping[int, Oracle]
-    ) -> Iterator[tuple[tuple[Card, ...], ...]]:
-        """The hole cards to average over: the actual ones, then (with imaginary observations)
-        every other assignment of the known players' holdings that clashes with no card."""
-        yield actual
+        self,
+        final: HandState,
+        hand_number: int,
+        actual: tuple[tuple[Card, ...], ...],
+        known: Mapping[int, Oracle],
+    ) -> list[tuple[tuple[tuple[Card, ...], ...], int]]:
+        """The hole cards to average over, each with its multiplicity: the actual ones first,
+        then (with imaginary observations) every other assignment of the known players'
+        holdings that clashes with no card, or a sample of them (module docstring)."""
         imagined = sorted(known) if self.imaginary else []
         if not imagined:
-            return
+            return [(actual, 1)]
         fixed = {card for p, cards in enumerate(actual) if p not in imagined for card in cards}
         fixed.update(final.visible_board())
         free = [card for card in self.game.deck if card not in fixed]
         choices = list(itertools.combinations(free, self.game.num_hole_cards))
         count = len(choices) ** len(imagined)
-        if count > MAX_IMAGINARY:
+        if count > MAX_IMAGINARY and not self.sample:
             raise AivatError(
                 f"imaginary observations would average over {count} holdings (at most {MAX_IMAGINARY}): "
-                "use them in small games (Kuhn, Leduc) only"
+                "use them in small games (Kuhn, Leduc), or average over a sample of holdings"
             )
-        for picks in itertools.product(choices, repeat=len(imagined)):
+
+        def assignment(picks: Sequence[tuple[Card, ...]]) -> tuple[tuple[Card, ...], ...] | None:
             cards = [card for pick in picks for card in pick]
             if len(set(cards)) != len(cards):
-                continue
+                return None
             holes = list(actual)
             for p, pick in zip(imagined, picks):
                 holes[p] = actual[p] if set(pick) == set(actual[p]) else pick
-            candidate = tuple(holes)
-            if candidate != actual:
-                yield candidate
+            return tuple(holes)
+
+        counts: dict[tuple[tuple[Card, ...], ...], int] = {actual: 1}
+        if count <= MAX_IMAGINARY:
+            for picks in itertools.product(choices, repeat=len(imagined)):
+                candidate = assignment(picks)
+                if candidate is not None and candidate != actual:
+                    counts[candidate] = 1
+            return list(counts.items())
+        observed = (self.seed, hand_number, sorted(fixed), final.betting_string(), tuple(imagined))
+        rng = random.Random(hashlib.sha256(repr(observed).encode()).digest())
+        drawn = 0
+        while drawn < self.sample:
+            candidate = assignment([rng.choice(choices) for _ in imagined])
+            if candidate is not None:
+                counts[candidate] = counts.get(candidate, 0) + 1
+                drawn += 1
+        return list(counts.items())
 
     # ------------------------------------------------------------------ one walk
     def _walk(
