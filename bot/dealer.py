@@ -107,6 +107,14 @@ class DealerConfig(BaseModel):
         """The time limits in force."""
         return TimeLimits(self.t_response_ms, self.t_hand_ms, self.t_per_hand_ms)
 
+    def log_header(self) -> list[str]:
+        """The ``#`` header lines of the log (the reference also prints them on standard error).
+
+        The game is named by ``game_label``, else by its built-in name, else ``custom``.
+        """
+        label = self.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == self.game), "custom")
+        return log_header(self.match_name, label, self.hands, self.seed, self.limits)
+
     @property
     def log_path(self) -> Path:
         """Where ``MATCHNAME.log`` goes."""
@@ -403,24 +411,13 @@ class _Match:
             self._stderr([f"FINISHED at {_stamp(time.time())}"])
 
     def open_log(self) -> None:
-        """Create ``MATCHNAME.log`` and write its header."""
+        """Create ``MATCHNAME.log`` (or append to it) and write its header."""
         config = self.config
         path = config.log_path
         path.parent.mkdir(parents=True, exist_ok=True)
         self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
-        label = config.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == config.game), "custom")
-        header = log_header(
-            config.match_name,
-            label,
-            config.hands,
-            config.seed,
-            config.limits,
-            start_timeout_ms=config.start_timeout_ms,
-        )
-        self.log.write("".join(f"{line}\n" for line in header))
+        self.log.write("".join(f"{line}\n" for line in config.log_header()))
         self.log.flush()
-        if not config.quiet:
-            self._stderr(header)
 
     async def shut_down(self) -> None:
         """Close every connection and wait (briefly) for their handlers to finish."""

@@ -12,7 +12,8 @@ keeps no transaction file), ``-a`` append to the log, ``--t_response ms``, ``--t
 action ends the match), ``--out DIR`` (where MATCHNAME.log goes).
 
 Standard output: the seat ports, space separated, as the first line; the SCORE line at the
-end. Exit status: 0 after a complete match, 1 when the match broke off (the error is on
+end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
+the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the error is on
 standard error, the log keeps every finished hand), 2 on bad usage.
 """
 
@@ -124,7 +125,10 @@ def run_dealer(argv: list[str]) -> int:
         return 2
 
     def print_ports(ports: list[int]) -> None:
+        # As the reference: the ports on standard output, then the header on standard error
+        # (even with -q).
         print(" ".join(map(str, ports)), flush=True)
+        print("\n".join(config.log_header()), file=sys.stderr, flush=True)
 
     try:
         result = asyncio.run(serve_match(config, on_ports=print_ports))
@@ -136,7 +140,9 @@ def run_dealer(argv: list[str]) -> int:
         return 130
     if result.error is not None:
         return 1
-    print(format_score_line(list(result.totals.values()), list(result.totals)), flush=True)
+    score = format_score_line(list(result.totals.values()), list(result.totals))
+    print(score, flush=True)
+    print(score, file=sys.stderr, flush=True)
     return 0
 
 

@@ -29,7 +29,7 @@ from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.protocol.matchlog import format_score_line, format_state_line
+from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
 from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
@@ -228,25 +228,18 @@ def _check_names(names: Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(names)
 
 
-def log_header(
-    match_name: str,
-    game_label: str,
-    hands: int,
-    seed: int,
-    limits: TimeLimits,
-    *,
-    start_timeout_ms: float | None = None,
-) -> list[str]:
-    """The ``#`` header lines of a match log, as the reference dealer writes them."""
-    lines = [
+def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
+    """The ``#`` header lines of a match log, exactly as the reference dealer writes them.
+
+    Limits are whole milliseconds there (``#--t_hand 1500000``, never ``1.5e+06``); a
+    fractional limit keeps its fraction, spelled as log values are.
+    """
+    return [
         f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}",
-        f"#--t_response {limits.response_ms:g}",
-        f"#--t_hand {limits.hand_ms:g}",
-        f"#--t_per_hand {limits.per_hand_ms:g}",
+        f"#--t_response {format_value(limits.response_ms)}",
+        f"#--t_hand {format_value(limits.hand_ms)}",
+        f"#--t_per_hand {format_value(limits.per_hand_ms)}",
     ]
-    if start_timeout_ms is not None:
-        lines.append(f"#--start_timeout {start_timeout_ms:g}")
-    return lines
 
 
 class DealerSession:
