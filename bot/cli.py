@@ -64,6 +64,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "train_prior",
         "Train the opponent-model prior (action and hand-strength trees) from ACPC logs.",
     ),
+    "train-rnr": CommandEntry(
+        "pokerbot.bot.abstract_cli",
+        "train_rnr",
+        "Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR.",
+    ),
     "log": CommandEntry("pokerbot.bot.log_cli", "log_app", "Tools for ACPC match logs."),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(

@@ -165,13 +165,19 @@ def best_response_values(
     """The responder's best-response value against ``policy`` fitted on ``fit``: its value
     on ``fit``, and the fitted response's value on ``test`` (``fit`` again when None)."""
     tree = game.tree
-    deals = fit if test is None else DealSet(
-        np.concatenate([fit.buckets, test.buckets]),
-        np.concatenate([fit.sign, test.sign]),
-        np.concatenate([fit.weight, np.zeros(test.size)]),
+    deals = (
+        fit
+        if test is None
+        else DealSet(
+            np.concatenate([fit.buckets, test.buckets]),
+            np.concatenate([fit.sign, test.sign]),
+            np.concatenate([fit.weight, np.zeros(test.size)]),
+        )
     )
     groups, counts = _groups(deals, responder)
-    call_index = np.array([next((k for k, a in enumerate(acts) if a == CALL), 0) for acts in tree.actions], dtype=np.int64)
+    call_index = np.array(
+        [next((k for k, a in enumerate(acts) if a == CALL), 0) for acts in tree.actions], dtype=np.int64
+    )
     values = _walk(
         0, responder, np.ones(deals.size), deals.weight, groups, counts, deals.buckets, deals.sign, tree.children,
         tree.num_actions, tree.player, tree.round, tree.infoset_base, tree.folder, tree.spent, tree.stake,
@@ -204,7 +210,9 @@ class AbstractExploitability:
         return sum(self.lower) / 2
 
 
-def exploitability(game: AbstractGame, policy: np.ndarray, deals: int = 500_000, seed: int = 12345) -> AbstractExploitability:
+def exploitability(
+    game: AbstractGame, policy: np.ndarray, deals: int = 500_000, seed: int = 12345
+) -> AbstractExploitability:
     """Abstract exploitability of ``policy`` (see the module docstring)."""
     if game.tables.exhaustive:
         everything = all_deals(game)

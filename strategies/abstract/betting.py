@@ -135,7 +135,9 @@ class BettingTree:
         raise BettingTreeError(f"action {action} is not in the betting tree at node {node}")
 
     def __repr__(self) -> str:
-        return f"BettingTree({self.num_nodes} nodes, {len(self.decision_nodes)} decisions, {self.num_infosets} info sets)"
+        return (
+            f"BettingTree({self.num_nodes} nodes, {len(self.decision_nodes)} decisions, {self.num_infosets} info sets)"
+        )
 
 
 def _node_actions(state: HandState, abstraction: ActionAbstraction | None) -> list[Action]:

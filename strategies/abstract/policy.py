@@ -107,11 +107,17 @@ class AbstractPolicy:
             raise AbstractPolicyError(f"{path}: the policy was made for another game")
         abstraction = abstraction_from_spec(policy_game, meta["abstraction"])
         actions = meta.get("action_abstraction")
-        action_abstraction = None if actions is None else ActionAbstraction(tuple(actions["pot_fractions"]), actions["all_in"], actions["max_raises"])
+        action_abstraction = (
+            None
+            if actions is None
+            else ActionAbstraction(tuple(actions["pot_fractions"]), actions["all_in"], actions["max_raises"])
+        )
         tree = build_betting_tree(policy_game, abstraction.num_buckets, action_abstraction)
         if tree.digest != meta["tree"]:
             raise AbstractPolicyError(f"{path}: the policy's betting tree differs from this game's")
-        own = {k: v for k, v in meta.items() if k not in ("format", "game", "tree", "abstraction", "action_abstraction")}
+        own = {
+            k: v for k, v in meta.items() if k not in ("format", "game", "tree", "abstraction", "action_abstraction")
+        }
         return cls(tree, abstraction, probabilities, own)
 
     def to_solver_policy(self) -> Any:
@@ -181,4 +187,12 @@ def _decision_states(tree: BettingTree) -> list[tuple[int, HandState]]:
     return out
 
 
-__all__ = ["FORMAT", "AbstractPolicy", "AbstractPolicyError", "combine", "from_solver_policy", "normalise", "player_rows"]
+__all__ = [
+    "FORMAT",
+    "AbstractPolicy",
+    "AbstractPolicyError",
+    "combine",
+    "from_solver_policy",
+    "normalise",
+    "player_rows",
+]

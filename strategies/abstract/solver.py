@@ -82,7 +82,7 @@ class AbstractSolver:
         self.rng = new_rng(seed)
 
     def _common(self) -> tuple[Any, ...]:
-        tree, tables = self.game.tree, self.game.tables
+        tree = self.game.tree
         return (
             tree.children,
             tree.num_actions,
@@ -136,13 +136,20 @@ class AbstractSolver:
         weights = self.cumulative[1].copy()  # game 1 restricts position 1: position 0 responds
         for node in tree.decision_nodes:
             if tree.player[node] == 1:
-                rows = slice(int(tree.infoset_base[node]), int(tree.infoset_base[node] + tree.num_buckets[tree.round[node]]))
+                rows = slice(
+                    int(tree.infoset_base[node]), int(tree.infoset_base[node] + tree.num_buckets[tree.round[node]])
+                )
                 weights[rows] = self.cumulative[0][rows]
         return weights
 
     def policy(self) -> AbstractPolicy:
         """The average policy so far."""
-        meta = {"algorithm": self.algorithm, "iterations": self.iterations, "seed": self.seed, "seconds": round(self.seconds, 1)}
+        meta = {
+            "algorithm": self.algorithm,
+            "iterations": self.iterations,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 1),
+        }
         if self.algorithm in ("os-mccfr", "mcrnr"):
             meta["epsilon"] = self.epsilon
         if self.algorithm == "mcrnr":
@@ -189,7 +196,10 @@ class AbstractSolver:
         try:
             with np.load(path) as data:
                 settings = json.loads(str(data["settings"]))
-                arrays = {key: data[key] for key in ("regrets", "cumulative", "last_visit", "rng", "model", "counters", "seconds")}
+                arrays = {
+                    key: data[key]
+                    for key in ("regrets", "cumulative", "last_visit", "rng", "model", "counters", "seconds")
+                }
         except (OSError, KeyError, ValueError) as error:
             raise AbstractSolverError(f"{path}: not a solver checkpoint ({error})") from None
         model = arrays["model"] if settings["algorithm"] == "mcrnr" else None
