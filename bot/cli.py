@@ -69,6 +69,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "train_rnr",
         "Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR.",
     ),
+    "kit": CommandEntry(
+        "pokerbot.bot.kit_cli",
+        "kit_app",
+        "Make a competition kit (pokerbot kit OUTDIR ...) or check one (pokerbot kit check OUTDIR).",
+    ),
     "log": CommandEntry("pokerbot.bot.log_cli", "log_app", "Tools for ACPC match logs."),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(

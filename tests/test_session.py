@@ -9,24 +9,26 @@ from pathlib import Path
 import pytest
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from pokerbot.protocol.errors import IllegalActionError, ProtocolError
-from pokerbot.protocol.game import load_game
-from pokerbot.protocol.session import (
-    ActionRequired,
-    ClientSession,
+from pokerbot.protocol.dealer_session import (
     DealerSession,
     DealerWarning,
-    HandFinished,
     HandLogged,
-    Ignored,
     MatchAborted,
     MatchFinished,
     Send,
+    log_header,
+)
+from pokerbot.protocol.errors import IllegalActionError, ProtocolError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.session import (
+    ActionRequired,
+    ClientSession,
+    HandFinished,
+    Ignored,
     SessionStateError,
     StateUpdate,
-    TimeLimits,
     check_version,
-    log_header,
     safe_action,
 )
 from pokerbot.protocol.wire import parse_match_state
