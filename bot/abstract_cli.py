@@ -141,13 +141,16 @@ def run_solve(
     def on_chunk(run: AbstractSolver) -> None:
         progress.update(task, completed=run.iterations, status=f"{run.iterations / max(run.seconds, 1e-9):,.0f} it/s")
         if run.iterations % checkpoint_every == 0 or run.iterations == iterations:
+            if not console.is_terminal:  # a log file gets one line per checkpoint instead of a bar
+                typer.echo(f"{run.iterations} iterations, {run.seconds:.0f} s solver time", err=True)
             if checkpoint is not None:
                 run.save(checkpoint)
             if snapshots is not None:
                 run.policy().save(snapshots / f"policy-{run.iterations:012d}.npz")
 
     chunk = min(checkpoint_every, 1_000_000)
-    with Progress(*_columns(), console=Console(stderr=True)) as progress:  # type: ignore[arg-type]
+    console = Console(stderr=True)
+    with Progress(*_columns(), console=console) as progress:  # type: ignore[arg-type]
         task = progress.add_task(f"{algorithm} on {game_name}", total=iterations, status="")
         progress.update(task, completed=solver.iterations)
         solver.run(iterations, chunk=chunk, on_chunk=on_chunk)

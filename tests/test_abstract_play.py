@@ -26,6 +26,7 @@ from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.solver import AbstractSolver
 from pokerbot.strategies.baselines import RandomPlayer
+from pokerbot.strategies.registry import default_registry
 
 app = typer.Typer()
 app.command("solve")(solve)
@@ -138,7 +139,20 @@ def test_bad_input_exits_2(arguments, message, tmp_path):
 
 
 def test_shipped_names_and_blueprints():
+    registry = default_registry()
     limit, kuhn = load_game("holdem-limit-2p"), load_game("kuhn")
     assert set(SHIPPED) == {"mccfr10", "mccfr100", "mcts10", "mcrnr10"}
+    for name in (*SHIPPED, "blueprint"):
+        assert name in registry.names()
     assert plays_shipped(limit) and not plays_shipped(kuhn)
     assert blueprint_name(limit) == BLUEPRINTS["holdem-limit-2p"] and blueprint_name(kuhn) is None
+
+
+@pytest.mark.parametrize("name", [*SHIPPED, "blueprint"])
+def test_shipped_players_play_limit_holdem(name):
+    game = load_game("holdem-limit-2p")
+    registry = default_registry()
+    player = registry.create(name, game, seed=1)
+    outcome = run_inprocess_match(game, 30, 5, [player, RandomPlayer(game, 2)], [name, "random"])
+    assert outcome.illegal_actions == {name: 0, "random": 0}
+    assert player.policy.meta["iterations"] > 10_000_000
