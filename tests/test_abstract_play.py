@@ -76,6 +76,9 @@ def test_the_player_plays_its_policy(leduc_policy):
     node = leduc_policy.tree.node_of(state)
     bucket = leduc_policy.abstraction.bucket(view.hole_cards, (), 0)
     assert list(player.distribution(view).values()) == pytest.approx(list(leduc_policy.row(node, bucket)))
+    probabilities = player.action_probabilities(view)
+    assert sum(probabilities.values()) == pytest.approx(1.0) and all(state.can(a) for a in probabilities)
+    assert player.probability_key(view) == bucket
     outcome = run_inprocess_match(game, 300, 7, [player, RandomPlayer(game, 2)], ["policy", "random"])
     assert outcome.illegal_actions == {"policy": 0, "random": 0}
     assert outcome.totals["policy"] > 0

@@ -13,6 +13,7 @@ the command in ``docs/experiments.md``: ``mccfr10``, ``mccfr100``, ``mcts10``, `
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import cache
 from importlib import resources
 
@@ -21,7 +22,7 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAME, blueprint_name, plays_shipped
-from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
 
 
 @cache
@@ -46,13 +47,22 @@ class AbstractPolicyPlayer(Strategy):
         self.policy = policy
 
     def distribution(self, view: MatchState) -> dict[Action, float]:
-        """The policy's action probabilities where the viewer is to act."""
+        """The policy's row where the viewer is to act: every action of the node, in order."""
         state = view.state
         tree = self.policy.tree
         node = tree.node_of(state)
         bucket = self.policy.abstraction.bucket(view.hole_cards, state.visible_board(), state.round)
         row = self.policy.row(node, bucket)
         return {action: float(p) for action, p in zip(tree.actions[node], row, strict=True)}
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The actions the policy plays in ``view`` with their probabilities (zeros dropped)."""
+        return normalized(self.distribution(view))
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """The bucket: hole cards in one bucket get the same probabilities."""
+        state = view.state
+        return self.policy.abstraction.bucket(view.hole_cards, state.visible_board(), state.round)
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         distribution = self.distribution(view)

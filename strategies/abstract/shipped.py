@@ -17,7 +17,7 @@ SHIPPED: dict[str, str] = {
 """Shipped policy names (files ``strategies/abstract/data/NAME.npz``) and their summaries."""
 SHIPPED_GAME = "holdem-limit-2p"
 """The built-in game the shipped policies play."""
-BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr100"}
+BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr10"}
 """Built-in game name to the shipped policy that ``blueprint`` plays there (one entry per game)."""
 
 
