@@ -116,7 +116,18 @@ def test_solve_train_rnr_and_exploitability_from_the_command_line(tmp_path, ledu
     assert result.exit_code == 0, result.output
     assert AbstractPolicy.load(model).meta["hands"] == 400
     out, checkpoint = tmp_path / "rnr.npz", tmp_path / "run.npz"
-    arguments = ["solve", "leduc", "--buckets", "exact", "-a", "mcrnr", "-n", "40000", "--model", str(model)]
+    arguments = [
+        "solve",
+        "leduc",
+        "--buckets",
+        "exact",
+        "--algorithm",
+        "mcrnr",
+        "--iterations",
+        "40000",
+        "--model",
+        str(model),
+    ]
     arguments += ["--out", str(out), "--checkpoint", str(checkpoint), "--checkpoint-every", "20000", "--seed", "3"]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
@@ -128,10 +139,13 @@ def test_solve_train_rnr_and_exploitability_from_the_command_line(tmp_path, ledu
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["solve", "leduc", "--buckets", "exact", "-a", "cfr+", "-n", "10"], "unknown algorithm"),
-        (["solve", "holdem-limit-2p", "--buckets", "10", "-a", "os-mccfr", "-n", "10"], "need --deals"),
-        (["solve", "leduc", "--buckets", "ten", "-a", "os-mccfr", "-n", "10"], "positive count"),
-        (["solve", "leduc", "--buckets", "exact", "-a", "mcrnr", "-n", "10"], "needs --model"),
+        (["solve", "leduc", "--buckets", "exact", "--algorithm", "cfr+", "--iterations", "10"], "unknown algorithm"),
+        (
+            ["solve", "holdem-limit-2p", "--buckets", "10", "--algorithm", "os-mccfr", "--iterations", "10"],
+            "need --deals",
+        ),
+        (["solve", "leduc", "--buckets", "ten", "--algorithm", "os-mccfr", "--iterations", "10"], "positive count"),
+        (["solve", "leduc", "--buckets", "exact", "--algorithm", "mcrnr", "--iterations", "10"], "needs --model"),
         (["train-rnr", "missing.log", "--game", "leduc", "--player", "x", "--buckets", "exact"], "missing.log"),
     ],
 )
