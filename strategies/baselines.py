@@ -25,6 +25,7 @@ class AlwaysCall(Strategy):
     """Checks or calls every time."""
 
     name = "always-call"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """Always ``CALL`` (calling is always legal)."""
@@ -35,6 +36,7 @@ class AlwaysFold(Strategy):
     """Folds whenever folding is legal, checks when checking is free."""
 
     name = "always-fold"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """``FOLD`` when there is something to call, ``CALL`` (a check) otherwise."""
@@ -45,6 +47,7 @@ class AlwaysRaise(Strategy):
     """Makes the minimum raise (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-raise"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """A raise to the minimum legal raise-to amount, else ``CALL``."""
@@ -56,6 +59,7 @@ class AlwaysAllIn(Strategy):
     """Raises to its whole stack (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-allin"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """A raise to the maximum legal raise-to amount, else ``CALL``."""
@@ -76,6 +80,7 @@ class RandomPlayer(Strategy):
     """
 
     name = "random"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """One random legal action, drawn from ``self.rng``."""
@@ -102,6 +107,7 @@ class PushFold(Strategy):
     """
 
     name = "push-fold"
+    cheap = True
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
