@@ -39,6 +39,7 @@ Isolation = Literal["auto", "process", "thread", "inline"]
 """How a strategy runs: ``auto`` picks ``inline`` for cheap strategies, else ``process``
 (``thread`` where processes cannot be forked)."""
 _JOIN_SECONDS = 1.0
+_REAP_SECONDS = 0.2
 
 
 class StrategyFailedError(RuntimeError):
@@ -199,7 +200,9 @@ class ProcessRunner(Runner):
                     if not answer.done():
                         answer.set_result(message)
         except (EOFError, OSError):
-            self._died(f"the strategy process ended (exit code {self.process.exitcode})")
+            self.process.join(_REAP_SECONDS)  # its pipe closes a moment before it can be reaped
+            code = self.process.exitcode
+            self._died("the strategy process ended" + ("" if code is None else f" (exit code {code})"))
 
     def _died(self, reason: str) -> None:
         self._dead = reason
