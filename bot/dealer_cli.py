@@ -79,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM transcript on stderr")
     parser.add_argument("-l", dest="log", action="store_false", default=True, help="no log file")
     parser.add_argument("-L", dest="log", action="store_true", help="write the log file (default)")
-    parser.add_argument("-t", dest="transactions", action="store_false", help="no transaction file (default)")
+    parser.add_argument(
+        "-t", dest="transactions", action="store_false", default=False, help="no transaction file (default)"
+    )
     parser.add_argument(
         "-T",
         dest="transactions",

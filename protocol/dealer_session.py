@@ -28,6 +28,7 @@ from pokerbot.protocol.session import SessionStateError
 from pokerbot.protocol.transactions import Transaction, TransactionFormatError
 from pokerbot.protocol.wire import (
     MatchState,
+    format_action,
     format_cards,
     is_comment,
     parse_action,
@@ -182,6 +183,9 @@ class DealerSession:
         self._hand_seconds = [0.0] * n
         self._cards: dict[tuple[int, int], str] = {}
         """The current hand's cards field by (position, round), round -1 at the end."""
+        self._betting = ""
+        """The current hand's betting field, extended action by action (never rebuilt)."""
+        self._betting_round = 0
 
     # ---------------------------------------------------------------- queries
     @property
@@ -248,6 +252,7 @@ class DealerSession:
             return self._finish_match()
         if self._state is None:
             return self._new_hand(now)
+        self._betting, self._betting_round = self._state.betting_string(), self._state.round  # resumed
         events = self._broadcast()
         self._request(now)
         return events
@@ -418,6 +423,10 @@ class DealerSession:
         events: list[DealerEvent] = []
         if self.transactions:
             events.append(Acted(seat, self._hand_number, played, self._request_time, now))
+        if self.wire:
+            # The betting field grows by the action, and a '/' for every round it closed.
+            self._betting += format_action(played, self.game) + "/" * (state.round - self._betting_round)
+            self._betting_round = state.round
         events += self._broadcast()
         if not state.finished:
             self._request(now)
@@ -437,6 +446,7 @@ class DealerSession:
         self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
         self._hand_seconds = [0.0] * self.game.num_players
         self._cards.clear()
+        self._betting, self._betting_round = "", 0
 
     def _new_hand(self, now: float) -> list[DealerEvent]:
         self._deal()
@@ -459,7 +469,7 @@ class DealerSession:
         assert state is not None
         if not self.wire:
             return []
-        hand, betting, cards = self._hand_number, state.betting_string(), self._cards
+        hand, betting, cards = self._hand_number, self._betting, self._cards
         n = self.game.num_players
         events: list[DealerEvent] = []
         for seat in range(n):

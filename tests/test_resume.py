@@ -13,6 +13,7 @@ import pytest
 
 from pokerbot.bot.client import play_match
 from pokerbot.bot.dealer import DealerConfig
+from pokerbot.bot.dealer_cli import config_from_argv
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.dealer_session import Acted, DealerSession, HandLogged, MatchFinished, Send
 from pokerbot.protocol.game import load_game
@@ -88,6 +89,14 @@ def test_a_transaction_file_that_does_not_fit_is_refused() -> None:
 
 
 # ------------------------------------------------------------ the dealer
+def test_the_transaction_file_is_kept_only_with_capital_t() -> None:
+    base = ["m", "kuhn", "3", "1", "A", "B"]
+    assert not config_from_argv(base).transactions
+    assert config_from_argv([*base, "-T"]).transactions
+    assert not config_from_argv([*base, "-T", "-t"]).transactions
+    assert config_from_argv([*base, "-T", "-a"]).append_log
+
+
 async def test_our_dealer_resumes_a_reference_transaction_file(tmp_path: Path) -> None:
     """The reference dealer 'crashed' after 101 actions, before logging hand 18: resumed by
     our dealer with the same actions, the log is the reference's log, byte for byte."""
