@@ -31,6 +31,7 @@ otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
@@ -43,7 +44,7 @@ from pokerbot.bot.strategy_runner import Isolation, Runner, StrategyFailedError,
 from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, transport_for
 from pokerbot.bot.worker import StrategyBusyError
 from pokerbot.protocol.actions import Action
-from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
@@ -72,6 +73,9 @@ class ClientResult:
     hands_played: int
     fallbacks: int
     error: str | None = None
+    chips: float = 0.0
+    """This seat's winnings over the finished hands, in chips (hands whose showdown cards the
+    dealer did not show count 0)."""
 
 
 class DecisionClock:
@@ -133,6 +137,7 @@ class _Player:
         self.log = log
         self.runner = runner
         self.fallbacks = 0
+        self.chips = 0.0
         self.hand_number: int | None = None
         self.in_hand = False
         self.dealer_error: str | None = None
@@ -153,7 +158,7 @@ class _Player:
             error = f"the dealer closed the connection before the first hand ({said})"
         elif error is None and self.in_hand:
             error = f"the dealer closed the connection in the middle of hand {self.hand_number}"
-        return ClientResult(self.session.hands_finished, self.fallbacks, error)
+        return ClientResult(self.session.hands_finished, self.fallbacks, error, self.chips)
 
     async def _exchange(self) -> str | None:
         """Send the version, then handle lines until the end; the transport error, if any."""
@@ -193,6 +198,8 @@ class _Player:
             self._new_state(event.view)
         elif isinstance(event, HandFinished):
             self.in_hand = False
+            with contextlib.suppress(IncompleteHandError):  # a showdown card was not shown
+                self.chips += event.view.state.values()[event.view.position]
             self._hand_end_read_at = received
             await self._observe(event.view, line)
         elif is_comment(line):
