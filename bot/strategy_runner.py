@@ -39,6 +39,9 @@ Isolation = Literal["auto", "process", "thread", "inline"]
 """How a strategy runs: ``auto`` picks ``inline`` for cheap strategies, else ``process``
 (``thread`` where processes cannot be forked)."""
 _JOIN_SECONDS = 1.0
+MAX_OBSERVING = 3
+"""Observations a strategy process may have queued (hands can end without a decision of
+this seat, faster than the strategy observes them)."""
 _REAP_SECONDS = 0.2
 
 
@@ -157,9 +160,10 @@ class ProcessRunner(Runner):
 
     Requests go down a pipe in order; a decision the client stopped waiting for still runs
     to its end in the child (its answer is dropped), and until then the runner is busy.
-    Observations are sent without waiting, one at a time: while the child is busy, a hand's
-    end is skipped rather than queued (a strategy that cannot keep up learns from fewer
-    hands but still decides on time). A child that dies makes every later call fail.
+    Observations are sent without waiting, a few at most: while the child is behind (still
+    on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
+    end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
+    but still decides on time). A child that dies makes every later call fail.
     """
 
     kind = "process"
@@ -176,8 +180,8 @@ class ProcessRunner(Runner):
         self._pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self._warnings: list[str] = []
         self._observing = 0
-        """Observations sent and not yet done: at most one, so that the strategy never falls
-        behind by more than a hand."""
+        """Observations sent and not yet done: at most :data:`MAX_OBSERVING`, so that the
+        strategy never falls behind by more than a few hands."""
         self._dead: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -247,14 +251,15 @@ class ProcessRunner(Runner):
 
     async def observe(self, view: MatchState, line: str, timeout: float) -> None:
         """Send the hand's end without waiting; skipped (StrategyBusyError) while the strategy
-        is still busy with an earlier decision or observation, so its work never piles up."""
+        is still busy with a decision the client gave up on, or with :data:`MAX_OBSERVING`
+        observations, so that its work never piles up."""
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
         warnings = self.warnings()
         if warnings:
             raise StrategyFailedError("; ".join(warnings))
-        if self._pending or self._observing:
+        if self._pending or self._observing >= MAX_OBSERVING:
             raise StrategyBusyError("the strategy is still busy with an earlier call")
         self._send(_OBSERVE + line.encode())
         self._observing += 1
