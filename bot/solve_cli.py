@@ -11,7 +11,9 @@ response wins:
 
 * ``--method exact`` (the default in small games: Kuhn, Leduc, 3-player Kuhn): STRATEGY is a
   policy file or ``uniform``; prints NashConv, exploitability, each position's best-response
-  value and the profile's value (chips per hand);
+  value and the profile's value (chips per hand); an abstract policy (``.npz``, any game) gets
+  its abstract exploitability (:func:`pokerbot.bot.abstract_cli.abstract_report`, ``--deals``,
+  ``--samples``, ``--seed``);
 * ``--method lbr`` (the default in heads-up hold'em): STRATEGY is a registry strategy
   (``miximax``, ``tight-aggressive:...``); plays local best response against it
   (:func:`pokerbot.bot.lbr_match.run_lbr`: ``--hands`` in duplicate, ``--seed``, on every
@@ -73,8 +75,32 @@ def solve(
     checkpoints: int = typer.Option(20, "--checkpoints", help="About how many exploitability evaluations."),
     rule: str | None = typer.Option(None, "--rule", help=f"Override the update rule: {', '.join(RULES)}."),
     samples: int | None = typer.Option(None, "--samples", help="Samples per iteration (os-mccfr, es-mccfr)."),
+    buckets: str | None = typer.Option(
+        None, "--buckets", help="Solve the abstract game: EHS buckets per round (hold'em) or 'exact' (small games)."
+    ),
+    scheme: str = typer.Option("width", "--scheme", help="With --buckets: width (equal width) or percentile."),
+    deals: Path | None = typer.Option(None, "--deals", help="With --buckets: EHS tables file (built when missing)."),
+    boards: int = typer.Option(10_000, "--boards", help="Boards of new EHS tables."),
+    deals_seed: int = typer.Option(0, "--deals-seed", help="Seed of the boards of new EHS tables."),
+    checkpoint: Path | None = typer.Option(None, "--checkpoint", help="With --buckets: resume from / save to."),
+    checkpoint_every: int = typer.Option(10_000_000, "--checkpoint-every", help="Iterations between checkpoints."),
+    snapshots: Path | None = typer.Option(None, "--snapshots", help="With --buckets: a policy at each checkpoint."),
+    epsilon: float = typer.Option(0.6, "--epsilon", help="With --buckets: exploration of os-mccfr and mcrnr."),
+    exploration: float | None = typer.Option(None, "--exploration", help="MCTS's C in chips (17 big blinds)."),
+    model: Path | None = typer.Option(None, "--model", help="mcrnr: the opponent model (pokerbot train-rnr)."),
+    p: float = typer.Option(0.75, "--p", help="mcrnr: confidence in the model."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm and write the average policy to --out."""
+    if buckets is not None:
+        from pokerbot.bot.abstract_cli import run_solve
+
+        if iterations is None:
+            raise _fail("abstract games are solved for --iterations")
+        run_solve(
+            game, algorithm, iterations, out, seed or 0, buckets, scheme, deals, boards, deals_seed, checkpoint,
+            checkpoint_every, snapshots, epsilon, exploration, model, p,
+        )  # fmt: skip
+        return
     if algorithm not in ALGORITHMS:
         raise _fail(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
     if (iterations is None) == (seconds is None):
@@ -181,7 +207,9 @@ def exploitability(
     method: str = typer.Option("auto", "--method", help="exact (small games), lbr (heads-up hold'em), or auto."),
     json_out: str | None = typer.Option(None, "--json", help="Write the report as JSON to this file ('-': print it)."),
     hands: int = typer.Option(3000, "--hands", "-n", help="lbr: hands to play (even: every deal twice)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="lbr: dealing seed (0..2**32-1); the strategies' derive from it."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", help="lbr: dealing seed (default 0); abstract policies: seed of the deal samples (12345)."
+    ),
     workers: int | None = typer.Option(None, "--workers", help="lbr: processes (default: one per core)."),
     match_hands: int | None = typer.Option(
         None, "--match-hands", help="lbr: deals per match (an adaptive strategy learns within one; default: all)."
@@ -196,10 +224,22 @@ def exploitability(
     ),
     exact_queries: bool = typer.Option(False, "--exact-queries", help="lbr: ask every holding, even of a search."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="lbr: no progress bar."),
+    deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
+    samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
 ) -> None:
     """How much a best response wins against STRATEGY in GAME (exact, or local best response)."""
     if method not in METHODS:
         raise _fail(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
+    if json_out not in (None, "-"):
+        try:
+            prepare_output(Path(json_out))  # before the work: a bad path never costs a finished run
+        except OutputFolderError as error:
+            raise _fail(str(error)) from None
+    if strategy.endswith(".npz") and method != "lbr":
+        from pokerbot.bot.abstract_cli import abstract_report
+
+        abstract_report(game, Path(strategy), deals, samples, 12345 if seed is None else seed, json_out)
+        return
     try:
         game_def = load_game(game)
     except GameDefinitionError as error:
@@ -217,21 +257,21 @@ def exploitability(
     except LbrError as error:
         raise _fail(str(error)) from None
     settings = LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)
-    _lbr(game, game_def, strategy, hands, seed, workers, match_hands, settings, json_out, quiet)
+    _lbr(game, game_def, strategy, hands, seed or 0, workers, match_hands, settings, json_out, quiet)
 
 
-def _write_json(data: dict[str, object], json_out: str) -> None:
+def write_json_report(data: dict[str, object], json_out: str) -> None:
+    """Print ``data`` as JSON (``json_out`` is ``-``) or write it to the file ``json_out``."""
     text = json.dumps(data, indent=2)
     if json_out == "-":
         typer.echo(text)
         return
     path = Path(json_out)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         raise _fail(f"cannot write {json_out}: {error}") from None
-    typer.echo(f"wrote {path}")
+    announce([path])
 
 
 def _exact(game: str, policy: str, json_out: str | None) -> None:
@@ -244,7 +284,7 @@ def _exact(game: str, policy: str, json_out: str | None) -> None:
         raise _fail(str(error)) from None
     missing = len(missing_keys(tree, loaded))
     if json_out is not None:
-        _write_json(
+        write_json_report(
             {"method": "exact", "game": game, "policy": policy, "missing_infosets": missing, **report.to_dict()},
             json_out,
         )
@@ -310,7 +350,7 @@ def _lbr(
         except LbrError as error:
             raise _fail(str(error)) from None
     if json_out is not None:
-        _write_json(result.to_dict(), json_out)
+        write_json_report(result.to_dict(), json_out)
         if json_out == "-":
             return
     typer.echo(f"game: {game} ({describe_game(game_def)})")
