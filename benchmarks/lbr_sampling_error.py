@@ -10,7 +10,10 @@ after the flop, runs a shadow LBR that asks every holding on the same views:
 * decision: whether the exact LBR would take the same action.
 
 Slow by design (the exact side asks about a thousand searches per question):
-``python benchmarks/lbr_sampling_error.py --hands 6`` takes tens of minutes.
+``python benchmarks/lbr_sampling_error.py --hands 6`` takes tens of minutes. A search under a
+time budget is itself noisy (two searches of one spot may disagree); ``--node-budget N``
+stops every search of the agent after ``N`` nodes instead, so the comparison measures the
+sampling alone.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from pokerbot.bot.match import run_inprocess_match
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.agent.search import SearchSettings
+from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings, LocalBestResponse
 from pokerbot.strategies.registry import default_registry
 
@@ -66,6 +72,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-queries", type=int, default=LbrSettings().max_queries)
+    parser.add_argument("--node-budget", type=int, default=None, help="miximax: nodes per search, no clock")
     args = parser.parse_args()
     game = load_game(args.game)
     registry = default_registry()
@@ -73,7 +80,11 @@ def main() -> None:
     same: list[bool] = []
     start = time.monotonic()
     for seating in (0, 1):
-        opponent = registry.create(args.strategy, game, args.seed)
+        opponent: Strategy = registry.create(args.strategy, game, args.seed)
+        if args.node_budget is not None:
+            learn = args.strategy.startswith("miximax") and not args.strategy.startswith("miximax-static")
+            search = SearchSettings(node_budget=args.node_budget)
+            opponent = MiximaxAgent(game, args.seed, AgentSettings(time_budget=60.0, learn=learn, search=search))
         exact = LocalBestResponse(game, args.seed, opponent, LbrSettings(exact_queries=True))
         lbr = Shadowed(game, args.seed, opponent, LbrSettings(max_queries=args.max_queries), exact=exact)
         players, names = [lbr, opponent], ["lbr", "opponent"]
@@ -83,7 +94,10 @@ def main() -> None:
         errors["range"] += lbr.range_errors
         errors["fold"] += lbr.fold_errors
         same += lbr.same_decision
-    print(f"{args.strategy} in {args.game}, {args.hands} hands, max_queries {args.max_queries}, seed {args.seed}")
+    budget = f", {args.node_budget} nodes per search" if args.node_budget else ""
+    print(
+        f"{args.strategy} in {args.game}, {args.hands} hands, max_queries {args.max_queries}, seed {args.seed}{budget}"
+    )
     for name, values in errors.items():
         if values:
             print(

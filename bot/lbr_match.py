@@ -18,6 +18,9 @@ seats exchanged, each seating by a fresh opponent, so LBR holds each player's ca
   picklable then (:class:`RegistryStrategy` is).
 * **Figure.** LBR's winnings per hand in milli-big-blinds; the 95% interval is
   ``1.96 sd / sqrt(deals)`` over the deals' duplicate means (each deal's two hands averaged).
+* **Other executors** (Ray, a cluster): :func:`plan_lbr` gives the matches (picklable units),
+  :func:`play_lbr_match` plays one anywhere, :func:`summarize_lbr` turns their results, in
+  plan order, into the same :class:`LbrResult` as :func:`run_lbr`.
 """
 
 from __future__ import annotations
@@ -34,8 +37,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.base import Strategy
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import ActionProbabilitiesError, Strategy
 from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, LocalBestResponse, plays_lbr
 from pokerbot.strategies.registry import default_registry
 
@@ -87,26 +93,75 @@ class LbrResult:
 
 
 @dataclass(frozen=True)
-class _Match:
+class LbrMatch:
+    """One seating of one segment: a unit of work that runs anywhere (picklable when the
+    factory is): :func:`play_lbr_match` plays it."""
+
     game: Game
     opponent: OpponentFactory
     settings: LbrSettings
     deals: int
     seed: int
+    """Dealing seed of the segment (the players' seeds derive from it)."""
     lbr_first: bool
+    """LBR in the first seat (position 0 of every hand's seating rotation)."""
     progress: Any = None
     """A queue (a manager's proxy) told of every finished hand, or None."""
 
 
 @dataclass(frozen=True)
-class _Played:
+class LbrPlayed:
+    """What one :class:`LbrMatch` gave: LBR's winnings per hand (chips, dealing order), the
+    questions it asked of the opponent, its illegal actions (always 0)."""
+
     values: list[float]
     queries: int
     illegal: int
 
 
-def _play(match: _Match, on_hand: Callable[[int], None] | None = None) -> _Played:
-    """One seating of one segment."""
+def segment_seed(seed: int, segment: int) -> int:
+    """The dealing seed of segment ``segment`` (0-based) of a run seeded ``seed``."""
+    return seed if segment == 0 else strategy_seed(seed, f"segment-{segment}") & 0xFFFFFFFF
+
+
+def plan_lbr(
+    game: Game,
+    opponent: OpponentFactory,
+    hands: int,
+    seed: int,
+    *,
+    settings: LbrSettings | None = None,
+    match_hands: int | None = None,
+    strategy_name: str = "",
+) -> list[LbrMatch]:
+    """The matches of a run (module docstring), in pairs of seatings of one segment: play
+    them with :func:`play_lbr_match` anywhere (an executor, a cluster) and give the results,
+    in the same order, to :func:`summarize_lbr`. Raises
+    :class:`~pokerbot.strategies.exploit.lbr.LbrError` for a game LBR does not play, bad
+    counts, or an opponent without action probabilities."""
+    if not plays_lbr(game):
+        raise LbrError("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
+    if hands < 2 or hands % 2:
+        raise LbrError(f"--hands must be a positive even number (each deal is played twice), got {hands}")
+    if not 0 <= seed <= 0xFFFFFFFF:
+        raise LbrError(f"--seed must be in 0..4294967295, got {seed}")
+    deals = hands // 2
+    length = deals if match_hands is None else match_hands
+    if length < 1:
+        raise LbrError(f"--match-hands must be positive, got {length}")
+    settings = settings or LbrSettings()
+    _check_probabilities(game, opponent, strategy_name or "the strategy")
+    matches: list[LbrMatch] = []
+    for segment in range(math.ceil(deals / length)):
+        size = min(length, deals - segment * length)
+        for first in (True, False):
+            matches.append(LbrMatch(game, opponent, settings, size, segment_seed(seed, segment), first))
+    return matches
+
+
+def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None) -> LbrPlayed:
+    """Play one match of :func:`plan_lbr` in this process (``on_hand(hand_number)`` after
+    each hand, else ``match.progress`` is told)."""
     opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
     lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
     players, names = ([lbr, opponent], [LBR_NAME, OPPONENT_NAME])
@@ -121,12 +176,7 @@ def _play(match: _Match, on_hand: Callable[[int], None] | None = None) -> _Playe
 
     outcome = run_inprocess_match(match.game, match.deals, match.seed, players, names, on_hand=report)
     values = [hand[LBR_NAME] for hand in outcome.per_hand_values]
-    return _Played(values, lbr.queries, outcome.illegal_actions.get(LBR_NAME, 0))
-
-
-def segment_seed(seed: int, segment: int) -> int:
-    """The dealing seed of segment ``segment`` (0-based) of a run seeded ``seed``."""
-    return seed if segment == 0 else strategy_seed(seed, f"segment-{segment}") & 0xFFFFFFFF
+    return LbrPlayed(values, lbr.queries, outcome.illegal_actions.get(LBR_NAME, 0))
 
 
 def run_lbr(
@@ -143,40 +193,45 @@ def run_lbr(
     on_hand: Callable[[], None] | None = None,
 ) -> LbrResult:
     """LBR against ``opponent`` over ``hands`` hands (an even number: deals twice), seeded
-    ``seed`` (module docstring). ``on_hand`` is called after every hand (progress).
-    Raises :class:`~pokerbot.strategies.exploit.lbr.LbrError` for a game LBR does not play or
-    bad counts."""
-    if not plays_lbr(game):
-        raise LbrError("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
-    if hands < 2 or hands % 2:
-        raise LbrError(f"--hands must be a positive even number (each deal is played twice), got {hands}")
-    if not 0 <= seed <= 0xFFFFFFFF:
-        raise LbrError(f"--seed must be in 0..4294967295, got {seed}")
-    deals = hands // 2
-    length = deals if match_hands is None else match_hands
-    if length < 1:
-        raise LbrError(f"--match-hands must be positive, got {length}")
-    settings = settings or LbrSettings()
-    matches: list[_Match] = []
-    for segment in range(math.ceil(deals / length)):
-        size = min(length, deals - segment * length)
-        for first in (True, False):
-            matches.append(_Match(game, opponent, settings, size, segment_seed(seed, segment), first))
+    ``seed`` (module docstring): :func:`plan_lbr`, :func:`play_lbr_match` in ``workers``
+    processes, :func:`summarize_lbr`. ``on_hand`` is called after every hand (progress).
+    Raises :class:`~pokerbot.strategies.exploit.lbr.LbrError` as :func:`plan_lbr` does."""
+    matches = plan_lbr(
+        game, opponent, hands, seed, settings=settings, match_hands=match_hands, strategy_name=strategy_name
+    )
     count = min(workers or os.cpu_count() or 1, len(matches))
     start = time.monotonic()
     if count <= 1:
-        played = [_play(match, (lambda hand: on_hand()) if on_hand else None) for match in matches]
+        played = [play_lbr_match(match, (lambda hand: on_hand()) if on_hand else None) for match in matches]
     else:
         played = _play_in_processes(matches, count, on_hand)
     seconds = time.monotonic() - start
-    return _summary(game, game_name, strategy_name, seed, length, settings, matches, played, seconds)
+    return summarize_lbr(matches, played, seconds, seed=seed, game_name=game_name, strategy_name=strategy_name)
 
 
-def _play_in_processes(matches: list[_Match], workers: int, on_hand: Callable[[], None] | None) -> list[_Played]:
+def _check_probabilities(game: Game, opponent: OpponentFactory, name: str) -> None:
+    """Fail early, in one line, when the opponent cannot give its action probabilities (a user's
+    strategy may not implement :meth:`~pokerbot.strategies.base.Strategy.action_probabilities`)."""
+    deal = Dealer(game, 0).deal()
+    state = HandState(game, deal.hole_cards, deal.board_cards)
+    position = state.current_player
+    if position is None:
+        return
+    try:
+        opponent(game, 0).action_probabilities(MatchState(position, 0, state.view(position)))
+    except ActionProbabilitiesError:
+        raise LbrError(
+            f"{name} does not give its action probabilities (Strategy.action_probabilities), which LBR needs"
+        ) from None
+
+
+def _play_in_processes(matches: list[LbrMatch], workers: int, on_hand: Callable[[], None] | None) -> list[LbrPlayed]:
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, ProcessPoolExecutor(workers, mp_context=context) as pool:
         progress = manager.Queue()
-        futures: list[Future[_Played]] = [pool.submit(_play, replace(match, progress=progress)) for match in matches]
+        futures: list[Future[LbrPlayed]] = [
+            pool.submit(play_lbr_match, replace(match, progress=progress)) for match in matches
+        ]
         pending = set(futures)
         while pending:
             _done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -195,20 +250,23 @@ def _drain(progress: Any, on_hand: Callable[[], None] | None) -> None:
             on_hand()
 
 
-def _summary(
-    game: Game,
-    game_name: str,
-    strategy_name: str,
-    seed: int,
-    length: int,
-    settings: LbrSettings,
-    matches: list[_Match],
-    played: list[_Played],
+def summarize_lbr(
+    matches: list[LbrMatch],
+    played: list[LbrPlayed],
     seconds: float,
+    *,
+    seed: int,
+    game_name: str = "",
+    strategy_name: str = "",
 ) -> LbrResult:
+    """The figure of a run from its matches (:func:`plan_lbr`) and what each gave, in the same
+    order; ``seconds`` is the wall time it took."""
+    if len(matches) != len(played) or not matches:
+        raise LbrError(f"{len(played)} results for {len(matches)} matches")
     means: list[float] = []
     for first, second in zip(played[0::2], played[1::2]):
         means.extend((a + b) / 2.0 for a, b in zip(first.values, second.values))
+    game = matches[0].game
     deals = len(means)
     chips = statistics.fmean(means)
     sd = statistics.stdev(means) if deals > 1 else 0.0
@@ -220,7 +278,7 @@ def _summary(
         hands=hands,
         deals=deals,
         seed=seed,
-        match_hands=length,
+        match_hands=matches[0].deals,
         mbb_per_hand=chips * scale,
         mbb_per_hand_ci95=1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf,
         chips_per_hand=chips,
@@ -228,9 +286,20 @@ def _summary(
         hands_per_second=hands / seconds if seconds > 0 else math.inf,
         queries_per_hand=sum(p.queries for p in played) / hands,
         illegal_actions=sum(p.illegal for p in played),
-        settings=settings.model_dump(),
+        settings=matches[0].settings.model_dump(),
         deal_values=means,
     )
 
 
-__all__ = ["LbrResult", "OpponentFactory", "RegistryStrategy", "run_lbr", "segment_seed"]
+__all__ = [
+    "LbrMatch",
+    "LbrPlayed",
+    "LbrResult",
+    "OpponentFactory",
+    "RegistryStrategy",
+    "play_lbr_match",
+    "plan_lbr",
+    "run_lbr",
+    "segment_seed",
+    "summarize_lbr",
+]

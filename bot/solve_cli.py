@@ -314,6 +314,7 @@ def _lbr(
 ) -> None:
     """Local best response against a registry strategy (module docstring)."""
     from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+    from pokerbot.bot.match import MatchError
 
     try:
         default_registry().create(strategy, game_def, 0)  # a bad name fails here, in one line
@@ -347,7 +348,7 @@ def _lbr(
                 strategy_name=strategy,
                 on_hand=lambda: progress.advance(task),
             )
-        except LbrError as error:
+        except (LbrError, MatchError) as error:
             raise _fail(str(error)) from None
     if json_out is not None:
         write_json_report(result.to_dict(), json_out)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+from pokerbot.bot.lbr_match import RegistryStrategy, plan_lbr, play_lbr_match, run_lbr, summarize_lbr
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game, parse_game
@@ -98,9 +98,14 @@ def test_range_update_equals_brute_force_enumeration(game, name):
 
 class Costly(Strategy):
     """A strategy that declares its probabilities costly (LBR then samples holdings): bets the
-    river with the top third of holdings by strength, checks otherwise."""
+    river all-in with the holdings stronger than ``threshold`` (equity against a random hand;
+    0.66: about the top third), checks otherwise."""
 
     name = "costly"
+
+    def __init__(self, game: Game, seed: int | None = None, threshold: float = 0.66) -> None:
+        super().__init__(game, seed)
+        self.threshold = threshold
 
     def costly_probabilities(self, view: MatchState) -> bool:
         return True
@@ -116,7 +121,7 @@ class Costly(Strategy):
         win, tie = equity_vs_random_all(board)
         strength = (win + tie / 2)[_index(view.hole_cards)]
         legal = state.legal_actions()
-        if strength > 0.66 and legal.can_raise:
+        if strength > self.threshold and legal.can_raise:
             return {Action.raise_to(legal.max_raise_to): 1.0}
         return {CALL: 1.0}
 
@@ -142,6 +147,23 @@ def test_a_sampled_range_update_finds_a_threshold_strategy_s_range():
     exact_range = exact.range / exact.range.sum()
     sampled_range = sampled.range / sampled.range.sum()
     assert 0.5 * np.abs(exact_range - sampled_range).sum() < 0.05  # total variation distance
+
+
+@pytest.mark.parametrize("threshold", [0.97, 0.99])
+def test_a_sampled_range_update_finds_a_rare_action(threshold):
+    """A river shove with the top 2% (1%) of holdings: evenly spaced samples all check, so the
+    sampled update looks for the holdings that shove (strongest first) and finds the exact range."""
+    state = HandState(NOLIMIT, [cards_from_string("AhKd"), None], cards_from_string("Ts9h4c2s3d"))
+    for action in (CALL, CALL, CALL, CALL, CALL, CALL, CALL):
+        state.apply(action)
+    state.apply(Action.raise_to(20000))
+    view = MatchState(0, 0, state.view(0))
+    exact = LocalBestResponse(NOLIMIT, 1, Costly(NOLIMIT, threshold=threshold), LbrSettings(exact_queries=True))
+    sampled = LocalBestResponse(NOLIMIT, 1, Costly(NOLIMIT, threshold=threshold), LbrSettings(max_queries=16))
+    exact.update_range(view)
+    sampled.update_range(view)
+    assert 0 < np.count_nonzero(exact.range) < 40
+    np.testing.assert_allclose(sampled.range / sampled.range.sum(), exact.range / exact.range.sum(), atol=1e-12)
 
 
 @pytest.mark.parametrize("game", [NOLIMIT, LIMIT], ids=["nolimit", "limit"])
@@ -223,6 +245,18 @@ def test_processes_give_the_same_result_as_one():
         on_hand=lambda: ticks.append(1),
     )
     assert one.mbb_per_hand == two.mbb_per_hand and len(ticks) == 20
+
+
+def test_planned_matches_played_one_by_one_give_run_lbr_s_figure():
+    """The units another executor (Ray) would play, in any order, summarised in plan order."""
+    factory = RegistryStrategy("tight-aggressive")
+    matches = plan_lbr(NOLIMIT, factory, 12, 6, settings=QUICK, match_hands=2)
+    assert len(matches) == 6 and [m.lbr_first for m in matches[:2]] == [True, False]
+    played = {i: play_lbr_match(matches[i]) for i in reversed(range(len(matches)))}
+    summary = summarize_lbr(matches, [played[i] for i in range(len(matches))], 1.0, seed=6)
+    direct = run_lbr(NOLIMIT, factory, 12, 6, settings=QUICK, match_hands=2, workers=1)
+    assert summary.deal_values == direct.deal_values and summary.mbb_per_hand == direct.mbb_per_hand
+    assert summary.match_hands == 2 and summary.hands == 12
 
 
 def test_betting_sets_parse_and_reject_bad_letters():

@@ -107,3 +107,20 @@ def test_bad_lbr_usage_exits_2(arguments):
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2
     assert "error:" in result.output
+
+
+def test_lbr_against_a_strategy_without_action_probabilities_exits_2(tmp_path):
+    bot = tmp_path / "mine.py"
+    bot.write_text(
+        "from pokerbot.protocol.actions import CALL\n"
+        "from pokerbot.strategies.base import Strategy\n\n\n"
+        "class Mine(Strategy):\n"
+        "    name = 'mine'\n\n"
+        "    def decide(self, view, deadline):\n"
+        "        return CALL\n"
+    )
+    result = runner.invoke(
+        app, ["exploitability", "holdem-nolimit-2p", f"{bot}:Mine", "--hands", "4", "--workers", "1"]
+    )
+    assert result.exit_code == 2
+    assert "does not give its action probabilities" in result.output
