@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import json
 import platform
+import re
 import sys
 import time
 from dataclasses import asdict
@@ -25,7 +26,13 @@ import numpy as np
 import typer
 
 from pokerbot.strategies.bayes.kuhn_study import KuhnStudyConfig, run_kuhn_study
-from pokerbot.strategies.bayes.leduc_study import LEARNERS, OPPONENTS, LeducStudyConfig, run_leduc_study
+from pokerbot.strategies.bayes.leduc_study import (
+    LEARNERS,
+    OPPONENTS,
+    POLICY_PREFIX,
+    LeducStudyConfig,
+    run_leduc_study,
+)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -33,9 +40,9 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _names(text: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = None) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
-    bad = [name for name in names if name not in allowed]
+    bad = [name for name in names if name not in allowed and not (prefix and name.startswith(prefix))]
     if not names or bad:
         raise _fail(f"unknown {what} {', '.join(bad) or '(none)'}: choose from {', '.join(allowed)}")
     return names
@@ -219,7 +226,9 @@ def experiment_leduc(
     hands: int = typer.Option(1000, "--hands", help="Hands per trial."),
     trials: int = typer.Option(10, "--trials", help="Trials per learner and opponent (the full run: 200)."),
     opponents: str = typer.Option(
-        "skewed,random,equilibrium,near-equilibrium", "--opponents", help="Comma-separated opponents."
+        "skewed,random,equilibrium,near-equilibrium",
+        "--opponents",
+        help="Comma-separated opponents (or policy:PATH, a saved Leduc policy).",
     ),
     learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
     kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
@@ -231,7 +240,7 @@ def experiment_leduc(
         hands=hands,
         trials=trials,
         seed=seed,
-        opponents=_names(opponents, OPPONENTS, "opponent"),
+        opponents=_names(opponents, OPPONENTS, "opponent", POLICY_PREFIX),
         learners=_names(learners, LEARNERS, "learner"),
         kappa=kappa,
         jobs=jobs,
@@ -274,7 +283,7 @@ def plot_leduc(data: dict[str, Any], folder: Path) -> list[Path]:
         axis.set(xlabel="hand", ylabel="expected winnings (chips/hand, pairs of hands)", title=f"Leduc vs {opponent}")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
-        path = folder / f"leduc_{opponent}.png"
+        path = folder / f"leduc_{re.sub(r'[^A-Za-z0-9_.-]+', '_', opponent)}.png"
         figure.tight_layout()
         figure.savefig(path, dpi=100)
         plt.close(figure)
