@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+import typer
+from typer.testing import CliRunner
 
+from pokerbot.bot.small_experiments import experiment_kuhn, experiment_leduc
 from pokerbot.models.bayes.records import Decision, HandRecord
 from pokerbot.models.bayes.slots import SlotIndex
 from pokerbot.protocol.cards import cards_from_string
@@ -18,6 +23,8 @@ from pokerbot.strategies.bayes.safety import LedgerError, SafetyLedger
 from pokerbot.strategies.bayes.simulate import TreeSimulator
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn
 from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.exploitability import exploitability
+from pokerbot.strategies.solvers.policy import Policy
 from pokerbot.strategies.solvers.profile import profile_from_policy
 
 KUHN = load_game("kuhn")
@@ -244,3 +251,37 @@ def test_the_learner_risks_only_what_it_has_won():
     assert core.policy(0) is sigma
     core.observe(kuhn_record("As", [Decision(":r", "fc", "f")], ("Qs", "Ks")))  # no gift booked
     assert core.ledger.budget == pytest.approx(13 / 18, abs=1e-12)
+
+
+# --------------------------------------------------------------------- experiments
+OPENSPIEL_POLICY = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "leduc-openspiel-cfrplus-130.json"
+
+
+def test_the_openspiel_near_equilibrium_is_within_0_01():
+    """The near-equilibrium opponent that is not ours (OpenSpiel's CFR+, 130 iterations)."""
+    policy = Policy.load(OPENSPIEL_POLICY, LEDUC)
+    assert policy.meta["iterations"] == 130
+    assert exploitability(LEDUC, policy) == pytest.approx(0.0097435, abs=1e-6)
+    assert exploitability(LEDUC, policy) == pytest.approx(policy.meta["openspiel_exploitability"], abs=1e-9)
+
+
+def test_leduc_study_plays_policy_files_and_both_rules(tmp_path):
+    app = typer.Typer()
+    app.command("leduc")(experiment_leduc)
+    app.command("kuhn")(experiment_kuhn)
+    runner = CliRunner()
+    out = tmp_path / "leduc.json"
+    opponent = f"policy:{OPENSPIEL_POLICY}"
+    arguments = ["leduc", "--out", str(out), "--trials", "2", "--hands", "16", "--opponents", opponent]
+    arguments += ["--learners", "adaptive,adaptive-nobudget", "--adaptive", "allowance=0.001"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert set(data["results"][opponent]) == {"adaptive", "adaptive-nobudget"}
+    assert data["results"][opponent]["adaptive"]["best_response_value"] == pytest.approx(0.0097435, abs=1e-6)
+    assert data["meta"]["config"]["adaptive"] == {"allowance": 0.001}
+    assert list(tmp_path.glob("leduc_policy_*.png"))
+    bad = runner.invoke(app, ["leduc", "--out", str(out), "--adaptive", "allowance=-1"])
+    assert bad.exit_code == 2 and "non-negative" in bad.output
+    bad = runner.invoke(app, ["leduc", "--out", str(out), "--adaptive", "nonsense=1"])
+    assert bad.exit_code == 2 and "KEY=VALUE" in bad.output

@@ -16,7 +16,21 @@ hypotheses about the opponent, sharing one slot numbering:
 **Response.** The Bayesian best response ``BR`` to the posterior (the reach-weighted
 mixture of the spike and the slab's weighted particles).
 
-**Safety rule.** ``BR`` is played only when the *procedure* "best-respond to what the data
+**Safety rule**, in two layers: a posterior test decides *whether* to exploit, and a ledger
+of the opponent's gifts (:mod:`~strategies.bayes.safety`) decides *how much* may be risked.
+
+*The budget* (``safe=True``, the default) carries the worst-case guarantee. The ledger
+books, after every hand, a lower bound of the opponent's mistakes against the profile
+played (its regrets, from what the hand revealed) and what that profile risked; an
+exploiting plan is played with the probability ``share = min(1, k / (r_p - w(BR)))`` that
+the budget ``k`` allows (``pi*`` otherwise), where ``w(BR)`` is ``BR``'s value against a best
+response and ``r_p`` the equilibrium's. Against every opponent and over every horizon the
+learner's expected winnings are at least what ``pi*`` guarantees, minus ``allowance``
+chips per hand (default 0: strictly safe; Ganzfried and Sandholm's RWYWE; proof in
+:mod:`~strategies.bayes.safety`). Against an equilibrium player no gift is booked, so
+``pi*`` is played whatever the test says.
+
+*The test.* ``BR`` is considered only when the *procedure* "best-respond to what the data
 suggest" passes an out-of-sample test on the posterior. For pairs of independent draws -
 ``sigma_k`` from the whole posterior, ``sigma_j`` ("the truth") with probability
 ``defensive`` from the slab's posterior and otherwise from the whole posterior - the best
@@ -51,9 +65,14 @@ Consequences and limits (measured in ``docs/experiments.md``):
   tends to 1 (Occam's razor in the marginal likelihood) and the learner keeps to ``pi*``;
 * ``pi*`` is played while little is known, which explores at no cost beyond the game value
   (in Kuhn, with ``gamma = 1``, the most exploratory P1 equilibrium of seed 000 section 5.3);
-* the test is Bayesian, not a worst-case guarantee: against an opponent that is nearly an
-  equilibrium but not ``pi*`` (Leduc CFR stopped early), spurious passes still cost a
-  little against what ``pi*`` would have earned.
+* the test alone is Bayesian, not a worst-case guarantee: against an opponent that is
+  nearly an equilibrium but not ``pi*`` (Leduc CFR stopped early) its spurious passes cost
+  0.027 chips/hand against what ``pi*`` earns (``safe=False``, the rule before issue 17); the
+  budget caps such losses at the gifts the opponent made;
+* an opponent that makes no mistakes against ``pi*`` gives nothing to risk: in Kuhn every
+  P2 strategy of seed 000's family (O1-O6) is a best response to every P1 equilibrium, so
+  as P1 the strictly safe learner earns exactly the game value against them (and so would
+  any strictly safe rule: see :mod:`~strategies.bayes.safety`).
 
 Recomputation follows a :class:`~strategies.bayes.learners.Schedule`.
 """
