@@ -31,7 +31,7 @@ def _play_command() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("pokerbot")
-    return [found] if found else [sys.executable, "-c", "from bot.cli import main; main()"]
+    return [found] if found else [sys.executable, "-c", "from pokerbot.bot.cli import main; main()"]
 
 
 async def measure(game_name: str, hands: int, strategy: str, seed: int, quiet: bool) -> tuple[float, float]:

@@ -1,7 +1,7 @@
 """The match server: the reference ACPC dealer's behaviour over TCP or WebSocket.
 
 :func:`serve_match` listens on one port per seat, waits for every seat to connect and send
-its version line, then plays the match through :class:`~protocol.session.DealerSession`
+its version line, then plays the match through :class:`~pokerbot.protocol.dealer_session.DealerSession`
 (which holds all the rules) and carries out its events:
 
 * ``TO``/``FROM`` transcript lines on standard error (unless ``quiet``), as
@@ -12,8 +12,10 @@ its version line, then plays the match through :class:`~protocol.session.DealerS
 One connection per seat: a second connection to a taken seat gets a ``# error: ...`` comment
 line and is closed. A timeout, a disconnect, an over-long line or too many invalid actions
 end the match; :attr:`MatchResult.error` says why and the log keeps every finished hand.
-With ``websocket`` the seats speak WebSocket (one line per message) and, with a ``token``,
-require it as ``Authorization: Bearer <token>`` or a ``token`` query parameter.
+The seats speak the transport named by ``transport`` (a scheme of the registry in
+:mod:`pokerbot.bot.transports`: ``tcp``, the default, or ``ws``); a transport that carries
+tokens can require a ``token`` (WebSocket: ``Authorization: Bearer <token>`` or a ``token``
+query parameter).
 """
 
 from __future__ import annotations
@@ -29,13 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from websockets.asyncio.server import Server as WebSocketServer
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from pokerbot.bot.transport import LineConnection, LineTooLongError, start_tcp_server, start_websocket_server
-from pokerbot.protocol.errors import ProtocolError
-from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
-from pokerbot.protocol.session import (
+from pokerbot.bot.transports import TRANSPORTS, LineConnection, LineTooLongError, Listener, transport_for
+from pokerbot.protocol.dealer_session import (
     DealerEvent,
     DealerSession,
     DealerWarning,
@@ -43,10 +42,13 @@ from pokerbot.protocol.session import (
     MatchAborted,
     MatchFinished,
     Send,
-    TimeLimits,
-    check_version,
     log_header,
 )
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
+from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.names import check_player_names
+from pokerbot.protocol.session import check_version
 from pokerbot.protocol.wire import is_comment
 
 _SECONDS_REPORT_EVERY = 100
@@ -57,6 +59,8 @@ _SHUTDOWN_GRACE_SECONDS = 2.0
 class DealerConfig(BaseModel):
     """Everything a match needs. Times in milliseconds, amounts in chips.
 
+    ``limits`` are the time limits (the reference dealer's defaults unless given).
+    ``transport`` is the seats' transport, a scheme of :data:`pokerbot.bot.transports.TRANSPORTS`.
     ``ports`` gives one port per seat (0 = chosen by the OS; None = all 0).
     ``max_invalid`` is how many invalid or malformed actions a seat may make (each turned
     into a call); one more ends the match; None = no limit (the reference's default).
@@ -78,34 +82,43 @@ class DealerConfig(BaseModel):
     write_log: bool = True
     append_log: bool = False
     output_dir: Path = Path(".")
-    t_response_ms: float = Field(default=600_000, gt=0)
-    t_hand_ms: float = Field(default=600_000, gt=0)
-    t_per_hand_ms: float = Field(default=7_000, gt=0)
+    limits: TimeLimits = TimeLimits()
     start_timeout_ms: float | None = Field(default=None, gt=0)
-    websocket: bool = False
+    transport: str = "tcp"
     token: str | None = None
     max_invalid: int | None = Field(default=None, ge=0)
     game_label: str | None = None
 
+    @field_validator("transport")
+    @classmethod
+    def _known_transport(cls, scheme: str) -> str:
+        if not transport_for(scheme).can_listen:
+            servable = ", ".join(name for name, transport in TRANSPORTS.items() if transport.can_listen)
+            raise ValueError(f"the dealer cannot serve {scheme} (it serves {servable})")
+        return scheme
+
     @model_validator(mode="after")
     def _check(self) -> DealerConfig:
         players = self.game.num_players
-        if len(self.names) != players:
-            raise ValueError(f"{len(self.names)} player names given, the game has {players} players")
+        check_player_names(self.names, players)
         if self.ports is not None:
             if len(self.ports) != players:
                 raise ValueError(f"{len(self.ports)} ports given, the game has {players} seats")
             for port in self.ports:
                 if not 0 <= port <= 65535:
                     raise ValueError(f"port {port} is out of range 0..65535")
-        if self.token is not None and not self.websocket:
-            raise ValueError("a token needs the WebSocket transport (websocket=True)")
+        if self.token is not None and not TRANSPORTS[self.transport].supports_token:
+            carriers = ", ".join(name for name, transport in TRANSPORTS.items() if transport.supports_token)
+            raise ValueError(f"a token needs a transport that carries one ({carriers}), not {self.transport}")
         return self
 
-    @property
-    def limits(self) -> TimeLimits:
-        """The time limits in force."""
-        return TimeLimits(self.t_response_ms, self.t_hand_ms, self.t_per_hand_ms)
+    def log_header(self) -> list[str]:
+        """The ``#`` header lines of the log (the reference also prints them on standard error).
+
+        The game is named by ``game_label``, else by its built-in name, else ``custom``.
+        """
+        label = self.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == self.game), "custom")
+        return log_header(self.match_name, label, self.hands, self.seed, self.limits)
 
     @property
     def log_path(self) -> Path:
@@ -364,7 +377,7 @@ class _Match:
             deadline = (
                 None
                 if not any(c is None or c.backlogged for c in connections)
-                else (asyncio.get_running_loop().time() + self.config.t_response_ms / 1000)
+                else (asyncio.get_running_loop().time() + self.config.limits.response_seconds)
             )
             async with asyncio.timeout_at(deadline):
                 for seat, connection in zip(order, connections):
@@ -403,24 +416,13 @@ class _Match:
             self._stderr([f"FINISHED at {_stamp(time.time())}"])
 
     def open_log(self) -> None:
-        """Create ``MATCHNAME.log`` and write its header."""
+        """Create ``MATCHNAME.log`` (or append to it) and write its header."""
         config = self.config
         path = config.log_path
         path.parent.mkdir(parents=True, exist_ok=True)
         self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
-        label = config.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == config.game), "custom")
-        header = log_header(
-            config.match_name,
-            label,
-            config.hands,
-            config.seed,
-            config.limits,
-            start_timeout_ms=config.start_timeout_ms,
-        )
-        self.log.write("".join(f"{line}\n" for line in header))
+        self.log.write("".join(f"{line}\n" for line in config.log_header()))
         self.log.flush()
-        if not config.quiet:
-            self._stderr(header)
 
     async def shut_down(self) -> None:
         """Close every connection and wait (briefly) for their handlers to finish."""
@@ -453,21 +455,15 @@ async def serve_match(
     an OSError is raised only when a port cannot be bound or the log cannot be written.
     """
     match = _Match(config, on_hand)
-    closers: list[asyncio.Server | WebSocketServer] = []
+    transport = transport_for(config.transport)
+    closers: list[Listener] = []
     try:
-        ports = []
         wanted = config.ports or [0] * config.game.num_players
         for seat, port in enumerate(wanted):
             handler = functools.partial(match.admit, seat)
-            if config.websocket:
-                ws_server, bound = await start_websocket_server(
-                    config.host, port, handler, config.token, on_refused=match.warn
-                )
-                closers.append(ws_server)
-            else:
-                tcp_server, bound = await start_tcp_server(config.host, port, handler)
-                closers.append(tcp_server)
-            ports.append(bound)
+            listener = await transport.listen(config.host, port, handler, token=config.token, on_refused=match.warn)
+            closers.append(listener)
+        ports = [listener.port for listener in closers]
         if config.write_log:
             match.open_log()
         if on_ports is not None:

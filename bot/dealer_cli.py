@@ -7,12 +7,14 @@ seats, ``-p port1,port2,...`` (0 = any free port), ``-q`` quiet (no TO/FROM tran
 ``-l``/``-L`` log file off/on, ``-t``/``-T`` transaction file off/on (accepted; pokerbot
 keeps no transaction file), ``-a`` append to the log, ``--t_response ms``, ``--t_hand ms``,
 ``--t_per_hand ms``, ``--start_timeout ms``. Additions: ``--host`` (default 127.0.0.1),
-``--ws`` (seats speak WebSocket), ``--token T`` (WebSocket clients must present it as
+``--transport NAME`` (the seats' transport: ``tcp``, the default, or ``ws``; ``--ws`` is
+short for ``--transport ws``), ``--token T`` (WebSocket clients must present it as
 ``Authorization: Bearer T`` or ``?token=T``), ``--max-invalid N`` (a seat's N+1-th invalid
 action ends the match), ``--out DIR`` (where MATCHNAME.log goes).
 
 Standard output: the seat ports, space separated, as the first line; the SCORE line at the
-end. Exit status: 0 after a complete match, 1 when the match broke off (the error is on
+end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
+the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the error is on
 standard error, the log keeps every finished hand), 2 on bad usage.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sys
 from pathlib import Path
 
@@ -29,6 +32,7 @@ from pydantic import ValidationError
 from pokerbot.bot.dealer import DealerConfig, serve_match
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_score_line
 
 
@@ -48,6 +52,16 @@ def _ports(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"-p needs comma-separated port numbers, got {text!r}") from None
 
 
+def _milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"needs a positive number of milliseconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pokerbot dealer`` (reference-style options)."""
     parser = _Parser(prog="pokerbot dealer", description="Run an ACPC match as the reference dealer does.")
@@ -64,12 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-t", dest="transactions", action="store_false", help="(accepted, no effect)")
     parser.add_argument("-T", dest="transactions", action="store_true", help="(accepted, no effect)")
     parser.add_argument("-a", dest="append", action="store_true", help="append to the log file")
-    parser.add_argument("--t_response", type=float, default=600_000, metavar="MS")
-    parser.add_argument("--t_hand", type=float, default=600_000, metavar="MS")
-    parser.add_argument("--t_per_hand", type=float, default=7_000, metavar="MS")
-    parser.add_argument("--start_timeout", type=float, default=None, metavar="MS")
+    defaults = TimeLimits()
+    parser.add_argument("--t_response", type=_milliseconds, default=defaults.response_ms, metavar="MS")
+    parser.add_argument("--t_hand", type=_milliseconds, default=defaults.hand_ms, metavar="MS")
+    parser.add_argument("--t_per_hand", type=_milliseconds, default=defaults.per_hand_ms, metavar="MS")
+    parser.add_argument("--start_timeout", type=_milliseconds, default=None, metavar="MS")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--ws", action="store_true", help="seats speak WebSocket")
+    parser.add_argument("--transport", default="tcp", help="the seats' transport: tcp (default) or ws")
+    parser.add_argument("--ws", dest="transport", action="store_const", const="ws", help="same as --transport ws")
     parser.add_argument("--token", default=None, help="token WebSocket clients must present")
     parser.add_argument("--max-invalid", type=int, default=None, metavar="N")
     parser.add_argument("--out", type=Path, default=Path("."), metavar="DIR")
@@ -83,6 +99,7 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
         game = load_game(args.game)
     except (GameDefinitionError, OSError) as error:
         raise _UsageError(f"game {args.game!r}: {error}") from None
+    limits = TimeLimits(args.t_response, args.t_hand, args.t_per_hand)
     try:
         return DealerConfig(
             match_name=args.match_name,
@@ -98,11 +115,9 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
             write_log=args.log,
             append_log=args.append,
             output_dir=args.out,
-            t_response_ms=args.t_response,
-            t_hand_ms=args.t_hand,
-            t_per_hand_ms=args.t_per_hand,
+            limits=limits,
             start_timeout_ms=args.start_timeout,
-            websocket=args.ws,
+            transport=args.transport,
             token=args.token,
             max_invalid=args.max_invalid,
         )
@@ -124,7 +139,10 @@ def run_dealer(argv: list[str]) -> int:
         return 2
 
     def print_ports(ports: list[int]) -> None:
+        # As the reference: the ports on standard output, then the header on standard error
+        # (even with -q).
         print(" ".join(map(str, ports)), flush=True)
+        print("\n".join(config.log_header()), file=sys.stderr, flush=True)
 
     try:
         result = asyncio.run(serve_match(config, on_ports=print_ports))
@@ -136,7 +154,9 @@ def run_dealer(argv: list[str]) -> int:
         return 130
     if result.error is not None:
         return 1
-    print(format_score_line(list(result.totals.values()), list(result.totals)), flush=True)
+    score = format_score_line(list(result.totals.values()), list(result.totals))
+    print(score, flush=True)
+    print(score, file=sys.stderr, flush=True)
     return 0
 
 

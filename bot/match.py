@@ -26,10 +26,12 @@ from typing import Any, TextIO
 
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.dealing import Dealer
-from pokerbot.protocol.errors import IllegalActionError
+from pokerbot.protocol.errors import IllegalActionError, PlayerNameError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_score_line, format_state_line
+from pokerbot.protocol.names import check_player_names, unique_player_names
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy, StrategyRegistry
 
@@ -63,21 +65,6 @@ class MatchOutcome:
     error: str | None = None
 
 
-def unique_names(strategy_names: Sequence[str]) -> list[str]:
-    """Log-safe player names from strategy names, made unique: ``random, random`` -> ``random,
-    random-2``; an argument's ``:`` becomes ``=`` (``policy:p.json`` -> ``policy=p.json``) and
-    ``|`` or whitespace ``_``, since the log separates fields by ``:`` and names by ``|``."""
-    names: list[str] = []
-    for strategy in strategy_names:
-        base = "".join("_" if ch == "|" or ch.isspace() else ch for ch in strategy.replace(":", "="))
-        name, copy = base, 1
-        while name in names:
-            copy += 1
-            name = f"{base}-{copy}"
-        names.append(name)
-    return names
-
-
 def strategy_seed(match_seed: int, name: str) -> int:
     """The seed of player ``name``'s strategy in a match seeded ``match_seed`` (a 63-bit int).
 
@@ -89,16 +76,14 @@ def strategy_seed(match_seed: int, name: str) -> int:
 
 
 def check_players(game: Game, count: int, names: Sequence[str]) -> None:
-    """Raise :class:`MatchConfigError` unless there is one distinct, log-safe name per seat."""
+    """Raise :class:`MatchConfigError` unless there are ``game.num_players`` players with one
+    valid, distinct name each (the protocol's name rule)."""
     if count != game.num_players:
         raise MatchConfigError(f"the game has {game.num_players} players, {count} were given")
-    if len(names) != count:
-        raise MatchConfigError(f"{len(names)} names given for {count} players")
-    if len(set(names)) != len(names):
-        raise MatchConfigError(f"player names must be distinct, got {', '.join(names)}")
-    bad = [name for name in names if not name or any(ch in name for ch in ":|\r\n ")]
-    if bad:
-        raise MatchConfigError(f"player name {bad[0]!r} is empty or has ':', '|' or whitespace")
+    try:
+        check_player_names(names, count)
+    except PlayerNameError as error:
+        raise MatchConfigError(str(error)) from None
 
 
 def _repair(state: HandState, action: object) -> Action:
@@ -213,15 +198,6 @@ def run_inprocess_match(
     return MatchOutcome(tuple(names), totals, per_hand, hands, log_path, illegal)
 
 
-@dataclass(frozen=True)
-class LoopbackLimits:
-    """The dealer's time limits for a loopback match, in milliseconds (reference defaults)."""
-
-    t_response_ms: int = 600_000
-    t_hand_ms: int = 600_000
-    t_per_hand_ms: int = 7_000
-
-
 async def run_loopback_match_async(
     game: Game,
     hands: int,
@@ -234,11 +210,14 @@ async def run_loopback_match_async(
     output_dir: Path = Path("."),
     match_name: str = "match",
     game_name: str = "game",
-    limits: LoopbackLimits = LoopbackLimits(),
+    limits: TimeLimits = TimeLimits(),
     host: str = "127.0.0.1",
+    transport: str = "tcp",
 ) -> MatchOutcome:
     """Serve a match with :func:`bot.dealer.serve_match` on ``host`` (OS-chosen ports) and
     connect one :func:`bot.client.play_match` per strategy, all in the running event loop.
+    The dealer enforces ``limits`` and the clients play under the same limits; the seats
+    speak ``transport`` (a scheme of :mod:`pokerbot.bot.transports`).
 
     The dealer writes ``output_dir/<match_name>.log`` (its header names the game
     ``game_name``). The outcome's ``illegal_actions`` are the clients' fallback actions (an
@@ -248,6 +227,7 @@ async def run_loopback_match_async(
     """
     from pokerbot.bot.client import play_match
     from pokerbot.bot.dealer import DealerConfig, serve_match
+    from pokerbot.bot.transports import transport_for
 
     check_players(game, len(strategies), names)
     loop = asyncio.get_running_loop()
@@ -268,9 +248,8 @@ async def run_loopback_match_async(
         quiet=True,
         write_log=True,
         output_dir=output_dir,
-        t_response_ms=limits.t_response_ms,
-        t_hand_ms=limits.t_hand_ms,
-        t_per_hand_ms=limits.t_per_hand_ms,
+        limits=limits,
+        transport=transport,
         game_label=game_name,
     )
     dealer = asyncio.create_task(
@@ -280,8 +259,9 @@ async def run_loopback_match_async(
     if not ports_ready.done():
         result = await dealer
         raise MatchError(f"the dealer stopped before opening its ports: {result.error}")
+    seat_transport = transport_for(transport)
     clients = [
-        asyncio.create_task(play_match(host, port, game, strategy))
+        asyncio.create_task(play_match(seat_transport.seat_url(host, port), game, strategy, limits=limits))
         for port, strategy in zip(ports_ready.result(), strategies, strict=True)
     ]
     try:
@@ -334,7 +314,8 @@ def run_loopback_match(
     output_dir: Path = Path("."),
     match_name: str = "match",
     game_name: str = "game",
-    limits: LoopbackLimits = LoopbackLimits(),
+    limits: TimeLimits = TimeLimits(),
+    transport: str = "tcp",
 ) -> MatchOutcome:
     """:func:`run_loopback_match_async` in a new event loop (same arguments)."""
     return asyncio.run(
@@ -350,6 +331,7 @@ def run_loopback_match(
             match_name=match_name,
             game_name=game_name,
             limits=limits,
+            transport=transport,
         )
     )
 
@@ -372,7 +354,7 @@ class MatchPlan:
     @property
     def names(self) -> list[str]:
         """Player names in seat order (the strategy names, made unique)."""
-        return unique_names(self.strategies)
+        return unique_player_names(self.strategies)
 
 
 def make_plan(
@@ -398,7 +380,7 @@ def make_plan(
     for name in strategies:
         if not registry.info(name.partition(":")[0]).supports(game):
             raise MatchConfigError(f"strategy {name!r} does not play {game_name}")
-    check_players(game, len(strategies), unique_names(strategies))
+    check_players(game, len(strategies), unique_player_names(strategies))
     if duplicate and game.num_players != 2:
         raise MatchConfigError(f"--duplicate needs a 2-player game, {game_name} has {game.num_players}")
     return MatchPlan(

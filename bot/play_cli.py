@@ -17,8 +17,11 @@ import structlog
 import typer
 
 from pokerbot.bot.client import DealerConnectionError, play_match
+from pokerbot.bot.transports import TransportURLError, transport_for
+from pokerbot.bot.transports.base import format_host
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
@@ -60,10 +63,22 @@ def play(
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
-    ws: str | None = typer.Option(None, "--ws", help="Connect by WebSocket to this URL instead, e.g. ws://host:port/."),
+    url: str | None = typer.Option(
+        None, "--url", help="The seat's URL instead of --host/--port: tcp://host:port or ws://host:port/path."
+    ),
+    ws: str | None = typer.Option(None, "--ws", help="Same as --url with a ws:// URL."),
     token: str | None = typer.Option(None, "--token", help="WebSocket token, sent as 'Authorization: Bearer <token>'."),
     time_per_action: float | None = typer.Option(
         None, "--time-per-action", help="Cap on each decision, in seconds (default: the ACPC limits)."
+    ),
+    t_response: float = typer.Option(
+        TimeLimits().response_ms, "--t_response", min=1e-3, help="The dealer's response limit, in ms (as its flag)."
+    ),
+    t_hand: float = typer.Option(
+        TimeLimits().hand_ms, "--t_hand", min=1e-3, help="The dealer's limit per hand, in ms (as its flag)."
+    ),
+    t_per_hand: float = typer.Option(
+        TimeLimits().per_hand_ms, "--t_per_hand", min=1e-3, help="The dealer's average per hand, in ms (as its flag)."
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the strategy's randomness."),
     log_format: LogFormat = typer.Option(LogFormat.console, "--log-format", help="console or json."),
@@ -87,20 +102,26 @@ def play(
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     log.info("strategy", name=name, game=game)
-    if ws is None and port is None:
-        errors("error: give the seat's --port (or a --ws URL)", err=True)
+    seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
+    if seat is None:
+        errors("error: give the seat's --port (or its --url)", err=True)
         raise typer.Exit(2)
-    if token is not None and ws is None:
-        errors("error: --token needs --ws (tokens are a WebSocket feature)", err=True)
+    try:
+        transport = transport_for(seat)
+    except TransportURLError as error:
+        errors(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if token is not None and not transport.supports_token:
+        errors(f"error: --token needs a transport that carries tokens (a ws:// URL), not {seat}", err=True)
         raise typer.Exit(2)
+    limits = TimeLimits(t_response, t_hand, t_per_hand)
     try:
         result = asyncio.run(
             play_match(
-                host,
-                port or 0,
+                seat,
                 game_definition,
                 player,
-                websocket_url=ws,
+                limits=limits,
                 token=token,
                 time_per_action=time_per_action,
                 connect_timeout=connect_timeout,

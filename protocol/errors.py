@@ -39,3 +39,8 @@ class ProtocolError(PokerError):
 
 class LogFormatError(PokerError):
     """A line of an ACPC match log is malformed or disagrees with the rules."""
+
+
+class PlayerNameError(PokerError):
+    """Player names that cannot go into a match log: wrong count, empty, repeated, or holding
+    ``:``, ``|`` or white space."""

@@ -9,9 +9,11 @@ Values are chips won per position (real numbers: split pots can be fractional); 
 who sat at each position in that hand, since seats rotate. Parsing replays every hand
 through :class:`~protocol.hand.HandState`, with the same legality as the dealer.
 
-The reference dealer prints values with C's ``%g`` (six significant digits); the writer here
-prints them exactly (``40000``, ``1684.5``), which is the same text whenever ``%g`` is exact.
-The checker accepts a logged value that equals the computed one or its ``%g`` spelling.
+Values are spelled as the reference dealer spells them: C's ``%.6f`` with the trailing zeros
+and a bare decimal point removed (``40000``, ``1684.5``, ``6666.666667``). The checker compares
+values as the reference prints them: a logged value agrees with the computed one when both
+have that same spelling (so a more precise logged value agrees too; a ``%g`` value such as
+``4.66667`` for ``4.666667`` does not).
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ class LoggedScore:
 
 
 def format_value(value: float) -> str:
-    """A chip value as logs print it: ``40000``, ``-1684.5``."""
-    if value == int(value):
-        return str(int(value))
-    return repr(value)
+    """A chip value as the reference dealer prints it: ``40000``, ``-1684.5``, ``0.333333``.
+
+    C's ``%.6f`` (correctly rounded, as Python's), then trailing zeros and a bare ``.`` removed.
+    """
+    return f"{value + 0.0:.6f}".rstrip("0").rstrip(".")
 
 
 def _values(text: str, what: str) -> tuple[float, ...]:
@@ -117,8 +120,8 @@ def format_score_line(totals: Sequence[float], names: Sequence[str]) -> str:
 
 
 def same_value(logged: float, computed: float) -> bool:
-    """True when ``logged`` is ``computed`` as the reference (``%g``) or we (exactly) print it."""
-    return abs(logged - computed) <= 1e-9 * max(1.0, abs(computed)) or logged == float(f"{computed:g}")
+    """True when the reference dealer prints ``logged`` and ``computed`` the same way."""
+    return format_value(logged) == format_value(computed)
 
 
 @dataclass
@@ -173,7 +176,10 @@ def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogRe
                 if computed is None:
                     problem(number, f"SCORE names {name!r}, who played no hand")
                 elif not same_value(total, computed):
-                    problem(number, f"SCORE gives {name} {total:g}, the hands add up to {format_value(computed)}")
+                    problem(
+                        number,
+                        f"SCORE gives {name} {format_value(total)}, the hands add up to {format_value(computed)}",
+                    )
             for name in report.totals.keys() - set(report.score.names):
                 problem(number, f"SCORE leaves out {name!r}")
             continue
@@ -189,7 +195,7 @@ def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogRe
                 problem(
                     number,
                     f"hand {hand.hand_number}: position {position} ({hand.names[position]}) logged "
-                    f"{logged:g}, the rules give {format_value(computed)}",
+                    f"{format_value(logged)}, the rules give {format_value(computed)}",
                 )
             report.totals[hand.names[position]] = report.totals.get(hand.names[position], 0.0) + computed
     if report.score is None:

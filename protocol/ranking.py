@@ -15,8 +15,7 @@ Higher ranks are better; only the order matters, and only within one game.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-import eval7
+from typing import Any
 
 from pokerbot.protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
 
@@ -113,14 +112,25 @@ def rank_generic(cards: Sequence[Card]) -> int:
     return _pack(HIGH_CARD, singles_desc[:5])
 
 
-_EVAL7_CARDS = tuple(eval7.Card(text) for text in CARD_STRINGS)
-_eval7_evaluate = eval7.evaluate
+_eval7: tuple[tuple[Any, ...], Callable[[list[Any]], int]] | None = None
+"""eval7's card objects by our card index and its evaluator, loaded by the first
+:func:`rank_standard` call: eval7 and the parser it brings take tens of milliseconds to
+import, which commands that rank no hand (``pokerbot --help``, a dealer printing its ports)
+need not pay."""
+
+
+def _load_eval7() -> tuple[tuple[Any, ...], Callable[[list[Any]], int]]:
+    global _eval7
+    import eval7
+
+    _eval7 = (tuple(eval7.Card(text) for text in CARD_STRINGS), eval7.evaluate)
+    return _eval7
 
 
 def rank_standard(cards: Sequence[Card]) -> int:
     """Rank 5 to 7 cards of the 52-card deck through eval7 (same order as :func:`rank_generic`)."""
-    table = _EVAL7_CARDS
-    return _eval7_evaluate([table[card] for card in cards])
+    table, evaluate = _eval7 or _load_eval7()
+    return evaluate([table[card] for card in cards])
 
 
 def hand_ranker(standard_deck: bool, cards_per_hand: int) -> HandRanker:

@@ -17,18 +17,14 @@ from structlog.testing import capture_logs
 from typer.testing import CliRunner
 
 from pokerbot.bot.cli import app
-from pokerbot.bot.client import (
-    DealerConnectionError,
-    DecisionClock,
-    StrategyBusyError,
-    StrategyWorker,
-    play_match,
-)
+from pokerbot.bot.client import DealerConnectionError, DecisionClock, play_match
 from pokerbot.bot.play_cli import LogFormat, configure_logging
-from pokerbot.bot.transport import LineConnection, TcpLineConnection
+from pokerbot.bot.transports import LineConnection
+from pokerbot.bot.transports.tcp import TcpLineConnection
+from pokerbot.bot.worker import StrategyBusyError, StrategyWorker
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.protocol.session import TimeLimits
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 
@@ -100,7 +96,7 @@ async def serve(handler: Callable[[LineConnection], Awaitable[None]]) -> tuple[a
 async def play_against(dealer: Dealer, strategy: Strategy, **options: Any) -> Any:
     server, port = await serve(dealer)
     async with server, asyncio.timeout(20):
-        return await play_match("127.0.0.1", port, KUHN, strategy, **options)
+        return await play_match(f"tcp://127.0.0.1:{port}", KUHN, strategy, **options)
 
 
 # ------------------------------------------------------------ decision clock
@@ -237,7 +233,7 @@ async def test_connecting_retries_until_the_dealer_listens() -> None:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     dealer = Dealer(HAND_0, {HAND_0[0]})
-    client = asyncio.create_task(play_match("127.0.0.1", port, KUHN, Scripted(KUHN, CALL), connect_timeout=10))
+    client = asyncio.create_task(play_match(f"tcp://127.0.0.1:{port}", KUHN, Scripted(KUHN, CALL), connect_timeout=10))
     await asyncio.sleep(0.3)
     assert not client.done()
 
@@ -258,7 +254,7 @@ async def test_connect_timeout() -> None:
         port = sock.getsockname()[1]
         started = time.monotonic()
         with pytest.raises(DealerConnectionError, match=rf"127.0.0.1:{port} within 0.3 s"):
-            await play_match("127.0.0.1", port, KUHN, Scripted(KUHN), connect_timeout=0.3)
+            await play_match(f"tcp://127.0.0.1:{port}", KUHN, Scripted(KUHN), connect_timeout=0.3)
     assert time.monotonic() - started < 2
 
 
@@ -269,7 +265,8 @@ async def test_connect_timeout() -> None:
         (["--game", "kuhn", "--strategy", "nobody", "--port", "1"], "unknown strategy 'nobody'"),
         (["--game", "nosuch", "--strategy", "always-call", "--port", "1"], "nosuch"),
         (["--game", "kuhn", "--strategy", "always-call"], "--port"),
-        (["--game", "kuhn", "--strategy", "always-call", "--port", "1", "--token", "t"], "--token needs --ws"),
+        (["--game", "kuhn", "--strategy", "always-call", "--port", "1", "--token", "t"], "--token needs a transport"),
+        (["--game", "kuhn", "--strategy", "always-call", "--url", "udp://h:1"], "no transport for 'udp://h:1'"),
     ],
 )
 def test_play_usage_errors_exit_2(args: list[str], message: str) -> None:

@@ -17,10 +17,11 @@ import pytest
 from pokerbot.bot.client import ClientResult, DealerConnectionError, play_match
 from pokerbot.bot.dealer import DealerConfig, MatchResult, serve_match
 from pokerbot.bot.dealer_cli import run_dealer
-from pokerbot.bot.transport import LineConnection, open_tcp, open_websocket
+from pokerbot.bot.transports import LineConnection, connect
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
-from pokerbot.protocol.matchlog import check_log, parse_state_line, same_value
+from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.matchlog import check_log, parse_state_line
 from pokerbot.protocol.session import ActionRequired, ClientSession
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
@@ -58,14 +59,19 @@ async def run_match(
         dealer, ports = await start_dealer(config)
         clients = []
         for port, strategy in zip(ports, strategies):
-            url = f"ws://127.0.0.1:{port}/" if config.websocket else None
             clients.append(
-                play_match(
-                    "127.0.0.1", port, config.game, strategy, websocket_url=url, token=config.token, **client_options
-                )
+                play_match(seat_url(config, port), config.game, strategy, token=config.token, **client_options)
             )
         client_results = await asyncio.gather(*clients)
         return await dealer, list(client_results)
+
+
+def seat_url(config: DealerConfig, port: int) -> str:
+    return f"ws://127.0.0.1:{port}/" if config.transport == "ws" else f"tcp://127.0.0.1:{port}"
+
+
+def tcp(port: int) -> str:
+    return f"tcp://127.0.0.1:{port}"
 
 
 def log_lines(result: MatchResult) -> list[str]:
@@ -114,7 +120,7 @@ async def test_full_match_over_tcp(tmp_path: Path, game_name: str) -> None:
 
 @pytest.mark.parametrize("game_name", sorted(BUILTIN_GAMES))
 async def test_full_match_over_websocket(tmp_path: Path, game_name: str) -> None:
-    config = make_config(tmp_path, game_name, 4, websocket=True, token="s3cret")
+    config = make_config(tmp_path, game_name, 4, transport="ws", token="s3cret")
     result, clients = await run_match(config, randoms(config.game))
     assert result.error is None and result.hands_played == 4
     assert all(client.error is None and client.hands_played == 4 for client in clients)
@@ -126,27 +132,19 @@ async def test_deals_and_log_equal_the_reference_log(tmp_path: Path, name: str) 
     """Replaying a reference log's actions over TCP gives the reference log back."""
     game = load_game(FIXTURES / name / "game.txt")
     seed = int(name.rsplit("_s", 1)[1])
-    reference = [line for line in (FIXTURES / name / "log.txt").read_text().splitlines() if line.startswith("STATE")]
+    lines = (FIXTURES / name / "log.txt").read_text().splitlines()
+    reference = [line for line in lines if line.startswith("STATE")]
+    names = lines[-1].split(":")[2].split("|")
     hands = 25
     replays = {
         hand.hand_number: [action for _, _, action in hand.state.history()]
         for hand in (parse_state_line(line, game) for line in reference[:hands])
     }
-    config = DealerConfig(
-        match_name="replay",
-        game=game,
-        hands=hands,
-        seed=seed,
-        names=["A", "B", "C"][: game.num_players],
-        output_dir=tmp_path,
-    )
+    config = DealerConfig(match_name="replay", game=game, hands=hands, seed=seed, names=names, output_dir=tmp_path)
     result, _ = await run_match(config, [ReplayStrategy(game, replays) for _ in range(game.num_players)])
     assert result.error is None
-    for ours, theirs in zip(state_lines(result), reference[:hands], strict=True):
-        assert ours.split(":")[:4] == theirs.split(":")[:4]
-        assert ours.split(":")[5] == theirs.split(":")[5]
-        mine, ref = parse_state_line(ours, game), parse_state_line(theirs, game)
-        assert all(same_value(r, m) for r, m in zip(ref.values, mine.values))
+    # Byte for byte: deals, betting, values as the reference spells them, seating.
+    assert state_lines(result) == reference[:hands]
 
 
 async def test_log_is_flushed_after_every_hand(tmp_path: Path) -> None:
@@ -159,7 +157,7 @@ async def test_log_is_flushed_after_every_hand(tmp_path: Path) -> None:
 
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config, on_hand=on_hand)
-        await asyncio.gather(*(play_match("127.0.0.1", p, config.game, s) for p, s in zip(ports, randoms(config.game))))
+        await asyncio.gather(*(play_match(tcp(p), config.game, s) for p, s in zip(ports, randoms(config.game))))
         assert (await dealer).error is None
     assert seen == [1, 2, 3, 4, 5]
 
@@ -180,7 +178,7 @@ class RawSeat:
 
     @classmethod
     async def join(cls, port: int, game: Game, websocket: bool = False, hello: bool = True) -> RawSeat:
-        connection = await (open_websocket(f"ws://127.0.0.1:{port}/") if websocket else open_tcp("127.0.0.1", port))
+        connection = await connect(f"ws://127.0.0.1:{port}/" if websocket else tcp(port))
         seat = cls(connection, game)
         if hello:
             await seat.connection.send_lines([seat.session.hello()])
@@ -283,7 +281,7 @@ async def test_invalid_actions_become_calls_until_the_limit(
 
 
 async def test_a_slow_seat_times_out(tmp_path: Path, join: Join) -> None:
-    config = make_config(tmp_path, "kuhn", 10, t_response_ms=150)
+    config = make_config(tmp_path, "kuhn", 10, limits=TimeLimits(response_ms=150))
 
     async def script(seat: RawSeat) -> None:
         await seat.play_calls(until_hand=2)
@@ -318,7 +316,7 @@ async def test_a_line_over_4096_bytes_ends_the_match(tmp_path: Path, join: Join)
 
 @pytest.mark.parametrize("websocket", [False, True], ids=["tcp", "websocket"])
 async def test_a_second_connection_to_a_taken_seat_is_refused(tmp_path: Path, websocket: bool, join: Join) -> None:
-    config = make_config(tmp_path, "kuhn", 3, websocket=websocket)
+    config = make_config(tmp_path, "kuhn", 3, transport="ws" if websocket else "tcp")
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config)
         first = await join(ports[0], config.game, websocket)
@@ -327,8 +325,7 @@ async def test_a_second_connection_to_a_taken_seat_is_refused(tmp_path: Path, we
         with contextlib.suppress(ConnectionError):  # a WebSocket closes with a policy code
             assert await intruder.connection.read_line() is None
         await intruder.connection.close()
-        url = f"ws://127.0.0.1:{ports[0]}/" if websocket else None
-        refused = await play_match("127.0.0.1", ports[0], config.game, randoms(config.game)[0], websocket_url=url)
+        refused = await play_match(seat_url(config, ports[0]), config.game, randoms(config.game)[0])
         assert refused.hands_played == 0 and refused.error is not None
         assert "before the first hand (it said: error: seat 1 is already taken)" in refused.error
         second = await join(ports[1], config.game, websocket)
@@ -341,7 +338,7 @@ async def test_a_bad_version_frees_the_seat(tmp_path: Path, join: Join) -> None:
     config = make_config(tmp_path, "kuhn", 2)
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config)
-        old = await open_tcp("127.0.0.1", ports[0])
+        old = await connect(tcp(ports[0]))
         await old.send_lines(["VERSION:1.0.0"])
         assert "not supported" in (await old.read_line() or "")
         await old.close()
@@ -351,17 +348,17 @@ async def test_a_bad_version_frees_the_seat(tmp_path: Path, join: Join) -> None:
 
 
 async def test_a_wrong_websocket_token_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config = make_config(tmp_path, "kuhn", 2, websocket=True, token="right")
+    config = make_config(tmp_path, "kuhn", 2, transport="ws", token="right")
     game = config.game
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config)
         url = f"ws://127.0.0.1:{ports[0]}/"
         for token in ("wrong", None):
             with pytest.raises(DealerConnectionError, match="HTTP 401"):
-                await play_match("", 0, game, randoms(game)[0], websocket_url=url, token=token, connect_timeout=2)
+                await play_match(url, game, randoms(game)[0], token=token, connect_timeout=2)
         results = await asyncio.gather(
-            play_match("", 0, game, randoms(game)[0], websocket_url=url, token="right"),
-            play_match("", 0, game, randoms(game)[1], websocket_url=f"ws://127.0.0.1:{ports[1]}/?token=right"),
+            play_match(url, game, randoms(game)[0], token="right"),
+            play_match(f"ws://127.0.0.1:{ports[1]}/?token=right", game, randoms(game)[1]),
         )
         assert all(result.error is None for result in results)
         assert (await dealer).error is None
@@ -391,7 +388,7 @@ def test_config_is_checked(tmp_path: Path) -> None:
         DealerConfig(match_name="m", game=load_game("kuhn"), hands=1, seed=1, names=["A", "B", "C"])
     with pytest.raises(ValueError, match="1 ports given"):
         make_config(tmp_path, "kuhn", 1, ports=[0])
-    with pytest.raises(ValueError, match="token needs the WebSocket"):
+    with pytest.raises(ValueError, match="a token needs a transport that carries one"):
         make_config(tmp_path, "kuhn", 1, token="t")
 
 
@@ -431,14 +428,26 @@ def test_reference_command_line(tmp_path: Path) -> None:
         assert dealer.stdout is not None
         ports = dealer.stdout.readline().split()
         assert len(ports) == 2 and all(port.isdigit() for port in ports)
+        seats = [  # by URL with the dealer's limits, and by port with the defaults
+            [
+                "--url",
+                f"tcp://127.0.0.1:{ports[0]}",
+                "--t_response",
+                "20000",
+                "--t_hand=60000",
+                "--t_per_hand",
+                "10000",
+            ],
+            ["--port", ports[1]],
+        ]
         players = [
             subprocess.Popen(
-                [*cli, "play", "--port", port, "--game", "leduc", "--strategy", "always-call", "--log-format", "json"],
+                [*cli, "play", *seat, "--game", "leduc", "--strategy", "always-call", "--log-format", "json"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            for port in ports
+            for seat in seats
         ]
         out, err = dealer.communicate(timeout=MATCH_TIMEOUT)
         for player in players:
@@ -459,6 +468,9 @@ def test_reference_command_line(tmp_path: Path) -> None:
         "#--t_per_hand 10000",
     ]
     assert check_log(log, load_game("leduc")).ok
+    # As the reference: the header first and the SCORE line last on standard error too.
+    assert err.splitlines()[:4] == log[:4]
+    assert err.splitlines()[-1] == out.strip() == log[-1]
 
 
 @pytest.mark.parametrize(
@@ -469,6 +481,9 @@ def test_reference_command_line(tmp_path: Path) -> None:
         (["m", "kuhn", "three", "1", "A", "B"], "invalid int value"),
         (["m", "kuhn", "3", "1", "A", "B", "-p", "1,x"], "port numbers"),
         (["m", "kuhn", "3", "1", "A", "B", "--bogus"], "unrecognized"),
+        (["m", "kuhn", "3", "1", "A", "B", "--t_response", "0"], "positive number of milliseconds, got '0'"),
+        (["m", "kuhn", "3", "1", "A", "B", "--transport", "udp"], "unknown transport 'udp'"),
+        (["m", "kuhn", "3", "1", "A", "B|C"], "holds '|'"),
     ],
 )
 def test_bad_dealer_usage_exits_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -505,7 +520,7 @@ async def test_a_failing_on_hand_callback_ends_the_match(tmp_path: Path) -> None
 
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config, on_hand=on_hand)
-        await asyncio.gather(*(play_match("127.0.0.1", p, config.game, s) for p, s in zip(ports, randoms(config.game))))
+        await asyncio.gather(*(play_match(tcp(p), config.game, s) for p, s in zip(ports, randoms(config.game))))
         result = await dealer
     assert result.error == "the on_hand callback failed: RuntimeError('display broke')"
     assert result.hands_played == 2 and len(state_lines(result)) == 2

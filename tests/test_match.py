@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import time
 from pathlib import Path
 
 import pytest
@@ -18,15 +19,17 @@ from pokerbot.bot.match import (
     make_plan,
     play_plan,
     run_inprocess_match,
+    run_loopback_match,
     strategy_seed,
-    unique_names,
 )
 from pokerbot.bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import check_log, parse_state_line
+from pokerbot.protocol.names import unique_player_names
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.registry import default_registry
@@ -35,7 +38,7 @@ REGISTRY = default_registry()
 
 
 def create(strategies: list[str], game: Game, seed: int = 1) -> list[Strategy]:
-    names = unique_names(strategies)
+    names = unique_player_names(strategies)
     return [REGISTRY.create(strategy, game, strategy_seed(seed, name)) for strategy, name in zip(strategies, names)]
 
 
@@ -73,7 +76,7 @@ def test_inprocess_values_are_the_engines(game_name: str) -> None:
 @pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "leduc", "holdem-nolimit-3p"])
 def test_log_passes_check_log_with_the_outcomes_totals(game_name: str, tmp_path: Path) -> None:
     game = load_game(game_name)
-    names = unique_names(["random"] * game.num_players)
+    names = unique_player_names(["random"] * game.num_players)
     log_path = tmp_path / "m.log"
     outcome = run_inprocess_match(game, 300, 3, create(["random"] * game.num_players, game), names, log_path=log_path)
     lines = log_path.read_text().splitlines()
@@ -186,7 +189,7 @@ def test_wrong_players_and_crashing_strategies_raise_clear_errors() -> None:
 
     with pytest.raises(MatchError, match="a failed in hand 0"):
         run_inprocess_match(game, 1, 1, [Broken(game), Broken(game)], ["a", "b"])
-    assert unique_names(["random", "random", "random-2"]) == ["random", "random-2", "random-2-2"]
+    assert unique_player_names(["random", "random", "random-2"]) == ["random", "random-2", "random-2-2"]
 
 
 def test_cli_in_process_writes_json_log_and_plot(tmp_path: Path) -> None:
@@ -289,3 +292,40 @@ def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
     assert data["mode"] == "loopback" and [p["name"] for p in data["players"]] == ["equilibrium", "random", "random-2"]
     assert sum(p["total_chips"] for p in data["players"]) == pytest.approx(0.0)
     assert check_log((tmp_path / "match.log").read_text().splitlines(), load_game("kuhn3p")).ok
+
+
+class Sluggish(Strategy):
+    """Takes 0.3 s over every decision: three times the response limit below."""
+
+    name = "sluggish"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.decisions = 0
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        self.decisions += 1
+        time.sleep(0.3)
+        return Action(ActionKind.FOLD)
+
+
+@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
+def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
+    """A 100 ms response limit and a strategy that needs 300 ms: its client, told the limits,
+    sends its fallback before the dealer's deadline, and the match runs to its end."""
+    game = load_game("kuhn")
+    slow = Sluggish(game)
+    outcome = run_loopback_match(
+        game,
+        12,
+        5,
+        [slow, REGISTRY.create("random", game, 1)],
+        ["sluggish", "random"],
+        output_dir=tmp_path,
+        limits=TimeLimits(response_ms=100),
+    )
+    assert outcome.error is None and outcome.hands_played == 12
+    assert slow.decisions >= 1 and outcome.illegal_actions["sluggish"] >= 1  # fallbacks sent
+    assert outcome.illegal_actions["random"] == 0
+    log = (tmp_path / "match.log").read_text().splitlines()
+    assert "#--t_response 100" in log and check_log(log, game).ok

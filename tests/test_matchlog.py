@@ -9,8 +9,10 @@ from pokerbot.protocol.matchlog import (
     check_log,
     format_score_line,
     format_state_line,
+    format_value,
     parse_score_line,
     parse_state_line,
+    same_value,
 )
 from tests.conftest import FIXTURES, Reference, play_random_hand
 
@@ -18,10 +20,10 @@ from tests.conftest import FIXTURES, Reference, play_random_hand
 def test_reference_logs_check_clean_and_totals_equal_the_score(reference: Reference):
     report = check_log(reference.log_lines, reference.game)
     assert report.ok, report.problems
-    assert report.hands == 300
+    assert report.hands == int(reference.log_lines[0].split()[-2])
     assert report.score is not None
     for name, total in zip(report.score.names, report.score.totals):
-        assert report.totals[name] == total
+        assert format_value(report.totals[name]) == format_value(total)
 
 
 def test_every_reference_state_line_is_rewritten_identically(reference: Reference):
@@ -32,6 +34,27 @@ def test_every_reference_state_line_is_rewritten_identically(reference: Referenc
         elif line.startswith("SCORE"):
             score = parse_score_line(line)
             assert format_score_line(score.totals, score.names) == line
+
+
+def test_values_are_spelled_as_the_reference_spells_them():
+    # C's %.6f without trailing zeros: six decimals at most, never an exponent.
+    assert format_value(40000.0) == "40000"
+    assert format_value(-1684.5) == "-1684.5"
+    assert format_value(20000 / 3) == "6666.666667"
+    assert format_value(-0.0) == "0"
+    assert format_value(1.5e6) == "1500000"
+    assert same_value(6666.666667, 20000 / 3) and same_value(20000 / 3, 20000 / 3)
+    assert not same_value(6666.67, 20000 / 3)  # a %g spelling is not the reference's
+
+
+def test_a_g_formatted_value_is_reported_with_both_spellings():
+    lines = (FIXTURES / "ties4p_s22" / "log.txt").read_text().splitlines()
+    number, line = next((n, line) for n, line in enumerate(lines, 1) if ".666667" in line)
+    lines[number - 1] = line.replace(".666667", ".66667")
+    report = check_log(lines, load_game(FIXTURES / "ties4p_s22" / "game.txt"))
+    assert not report.ok
+    assert report.problems[0].startswith(f"line {number}: hand ")
+    assert "logged 4.66667, the rules give 4.666667" in report.problems[0]
 
 
 def test_written_logs_of_random_play_check_clean():

@@ -10,9 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerbot.bot.cli import app
-from pokerbot.bot.match import MatchConfigError, make_plan, play_plan, unique_names
+from pokerbot.bot.match import MatchConfigError, make_plan, play_plan
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log
+from pokerbot.protocol.names import unique_player_names
 from pokerbot.strategies.agent.player import MiximaxAgent
 from pokerbot.strategies.base import StrategyInfo, StrategyRegistry, UnknownStrategyError
 from pokerbot.strategies.bayes.agent import AdaptiveAgent
@@ -136,9 +137,9 @@ def test_unknown_base_name_is_reported_without_the_argument() -> None:
 
 # ------------------------------------------------------------------ match names
 def test_unique_names_are_log_safe() -> None:
-    assert unique_names(["policy:dir/p.json", "random", "random"]) == ["policy=dir/p.json", "random", "random-2"]
-    assert unique_names(["miximax:0.05", "miximax:0.05"]) == ["miximax=0.05", "miximax=0.05-2"]
-    assert unique_names(["policy:a b|c\td.json", "x"]) == ["policy=a_b_c_d.json", "x"]
+    assert unique_player_names(["policy:dir/p.json", "random", "random"]) == ["policy=dir/p.json", "random", "random-2"]
+    assert unique_player_names(["miximax:0.05", "miximax:0.05"]) == ["miximax=0.05", "miximax=0.05-2"]
+    assert unique_player_names(["policy:a b|c\td.json", "x"]) == ["policy=a_b_c_d.json", "x"]
 
 
 @pytest.fixture

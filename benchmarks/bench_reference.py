@@ -1,0 +1,216 @@
+"""pokerbot side by side with the reference ACPC dealer: throughput, and play under tight limits.
+
+The reference dealer and example player are built from source outside the repository
+(``acpc_reference.py``). Every match is a separate set of processes, as in a competition.
+
+``throughput`` (heads-up no-limit by default, 3,000 hands, repeated, the set-ups interleaved):
+
+* reference dealer + 2 C example players (the reference rate);
+* pokerbot dealer + 2 C example players;
+* reference dealer + 2 ``pokerbot play`` clients (``--strategy``, default ``random``).
+
+The rate counts hands between the first hand's log line and the SCORE line (the log is
+polled), so process start-up is left out.
+
+``limits``: the default strategy of every hold'em game (2 and 3 players, limit and no-limit),
+one ``pokerbot play`` seat against C example players, on the reference dealer with
+``--t_response 100 --t_hand 1000`` (or ``--t_response``/``--t_hand``); a match passes when
+the dealer plays every hand (a timeout ends it early) and prints its SCORE.
+
+    python benchmarks/bench_reference.py throughput --hands 3000 --repeats 3
+    python benchmarks/bench_reference.py limits --hands 300 --repeats 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from acpc_reference import ReferenceBuild, reference_build
+
+HOLDEM = ("holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p")
+
+
+def pokerbot() -> list[str]:
+    """The ``pokerbot`` console script next to this Python."""
+    script = Path(sys.executable).with_name("pokerbot")
+    return [str(script)] if script.exists() else [shutil.which("pokerbot") or "pokerbot"]
+
+
+@dataclass
+class Outcome:
+    """One match: hands logged, its rate (hands/s), the dealer's status and standard error tail."""
+
+    hands: int
+    rate: float
+    status: int
+    error: str
+    score: str
+
+
+def run_match(
+    dealer: list[str],
+    match: str,
+    game_file: Path,
+    hands: int,
+    seed: int,
+    players: list[list[str] | None],
+    example: Path,
+    folder: Path,
+    options: list[str],
+    timeout: float,
+) -> Outcome:
+    """Start ``dealer`` and one process per seat (``None`` = a C example player of ``game_file``)."""
+    names = [f"p{seat + 1}" for seat in range(len(players))]
+    argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, "-q", *options]
+    err_path = folder / f"{match}.err"
+    with open(err_path, "wb") as err:
+        process = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=err)
+        assert process.stdout is not None
+        ports = process.stdout.readline().decode().split()
+        seats = []
+        for seat, (port, player) in enumerate(zip(ports, players)):
+            command = (
+                [*player, "--port", port] if player is not None else [str(example), str(game_file), "127.0.0.1", port]
+            )
+            with open(folder / f"{match}.seat{seat + 1}.err", "wb") as seat_err:
+                seats.append(subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=seat_err))
+        log = folder / f"{match}.log"
+        header_size = -1
+        first = last = None
+        deadline = time.monotonic() + timeout
+        while process.poll() is None and time.monotonic() < deadline:
+            size = log.stat().st_size if log.exists() else -1
+            now = time.perf_counter()
+            if header_size < 0 and size > 0:
+                header_size = size
+            elif first is None and size > header_size >= 0:
+                first = now
+            time.sleep(0.002)
+        last = time.perf_counter()
+        if process.poll() is None:
+            process.kill()
+        out = process.communicate()[0].decode()
+        for seat in seats:
+            try:
+                seat.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                seat.kill()
+    logged = sum(1 for line in log.read_text().splitlines() if line.startswith("STATE")) if log.exists() else 0
+    rate = (logged - 1) / (last - first) if first is not None and logged > 1 else float("nan")
+    tail = [line for line in err_path.read_text(errors="replace").splitlines() if "ERROR" in line or "WARNING" in line]
+    score = next((line for line in out.splitlines() if line.startswith("SCORE")), "")
+    return Outcome(logged, rate, process.returncode, " / ".join(tail[-2:]), score)
+
+
+def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
+    """The three set-ups, interleaved, ``args.repeats`` times."""
+    game_file = reference.game_file(args.game)
+    client = [*pokerbot(), "play", "--game", str(game_file), "--strategy", args.strategy, "--log-format", "json"]
+    setups = {
+        "reference dealer + C players": ([str(reference.dealer)], [None, None]),
+        "pokerbot dealer + C players": ([*pokerbot(), "dealer"], [None, None]),
+        f"reference dealer + pokerbot play ({args.strategy})": ([str(reference.dealer)], [client, client]),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in setups}
+    for repeat in range(args.repeats):
+        for index, (name, (dealer, players)) in enumerate(setups.items()):
+            outcome = run_match(
+                dealer,
+                f"tp{repeat}_{index}",
+                game_file,
+                args.hands,
+                repeat + 1,
+                players,
+                reference.example_player,
+                folder,
+                [],
+                600,
+            )
+            if outcome.hands != args.hands:
+                print(f"  {name}: only {outcome.hands} hands ({outcome.error})")
+            rates[name].append(outcome.rate)
+            print(f"  run {repeat + 1} {name}: {outcome.rate:.0f} hands/s (load {os.getloadavg()[0]:.1f})", flush=True)
+    base = statistics.median(rates["reference dealer + C players"])
+    print(f"\n{args.game}, {args.hands} hands, median of {args.repeats}:")
+    print(f"{'set-up':<48} {'hands/s':>8} {'x reference':>12}")
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(f"{name:<48} {median:>8.0f} {median / base:>12.2f}")
+
+
+def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
+    """Every hold'em game's default strategy, one seat, on the reference dealer under tight limits."""
+    options = ["--t_response", str(args.t_response), "--t_hand", str(args.t_hand)]
+    print(f"reference dealer {' '.join(options)}, {args.hands} hands, pokerbot default strategy in seat 1:")
+    failures = 0
+    for game in args.games:
+        game_file = reference.game_file(game)
+        players = 3 if "3p" in game else 2
+        ours = [
+            *pokerbot(),
+            "play",
+            "--game",
+            str(game_file),
+            "--t_response",
+            str(args.t_response),
+            "--t_hand",
+            str(args.t_hand),
+            "--log-format",
+            "json",
+        ]
+        for repeat in range(args.repeats):
+            outcome = run_match(
+                [str(reference.dealer)],
+                f"lim_{game}_{repeat}",
+                game_file,
+                args.hands,
+                100 + repeat,
+                [ours, *([None] * (players - 1))],
+                reference.example_player,
+                folder,
+                options,
+                1800,
+            )
+            ok = outcome.status == 0 and outcome.hands == args.hands and outcome.score
+            failures += not ok
+            verdict = "complete" if ok else f"FAILED ({outcome.error or outcome.status})"
+            print(f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}", flush=True)
+    print("all matches complete" if not failures else f"{failures} matches failed")
+
+
+def main() -> None:
+    """Parse the command line and run the chosen benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    tp = sub.add_parser("throughput", help="hands per second of the dealers and clients")
+    tp.add_argument("--game", default="holdem-nolimit-2p", choices=HOLDEM)
+    tp.add_argument("--hands", type=int, default=3000)
+    tp.add_argument("--repeats", type=int, default=3)
+    tp.add_argument("--strategy", default="random", help="the pokerbot clients' strategy (default random)")
+    lim = sub.add_parser("limits", help="default strategies under tight limits on the reference dealer")
+    lim.add_argument("--games", nargs="+", default=list(HOLDEM), choices=HOLDEM)
+    lim.add_argument("--hands", type=int, default=300)
+    lim.add_argument("--repeats", type=int, default=2)
+    lim.add_argument("--t_response", type=int, default=100, help="ms")
+    lim.add_argument("--t_hand", type=int, default=1000, help="ms")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the match files in this folder")
+    args = parser.parse_args()
+    reference = reference_build()
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = args.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.2f}")
+        (throughput if args.what == "throughput" else limits)(reference, args, folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,368 @@
+"""The dealer's side of an ACPC match, sans-I/O: the one match engine.
+
+:class:`DealerSession` is the reference dealer's match logic. It deals with
+:class:`~pokerbot.protocol.dealing.Dealer` (same seed, same cards), rotates seats, accepts the
+acting seat's reply, ignores un-requested or non-matching lines with a warning, clamps
+no-limit sizes, turns malformed or invalid actions into calls (ending the match after too
+many), enforces the time limits (:class:`~pokerbot.protocol.limits.TimeLimits`) and produces
+the log lines. Like :class:`~pokerbot.protocol.session.ClientSession` it never reads a clock
+or touches a socket: the caller passes ``now`` (monotonic seconds) and carries out the
+events it gets back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.errors import IllegalActionError, ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.limits import Remaining, TimeLimits
+from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
+from pokerbot.protocol.names import check_player_names
+from pokerbot.protocol.session import SessionStateError
+from pokerbot.protocol.wire import format_cards, is_comment, parse_action, parse_match_state, strip_terminator
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``line`` to ``seat`` (0-based; the transcript prints seat + 1)."""
+
+    seat: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerWarning:
+    """Something a seat sent was ignored or repaired; the match goes on."""
+
+    seat: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandLogged:
+    """A hand ended: its ``STATE`` log line and each player's value by name, in chips."""
+
+    hand_number: int
+    line: str
+    values: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """Every hand was played: the ``SCORE`` line and the totals by name, in chips."""
+
+    score_line: str
+    totals: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAborted:
+    """The match ended early (timeout, disconnect, too many invalid actions).
+
+    ``seat`` is the 0-based seat at fault, or None; ``reason`` is the whole message.
+    """
+
+    seat: int | None
+    reason: str
+
+
+DealerEvent = Send | DealerWarning | HandLogged | MatchFinished | MatchAborted
+
+
+def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
+    """The ``#`` header lines of a match log, exactly as the reference dealer writes them.
+
+    Limits are whole milliseconds there (``#--t_hand 1500000``, never ``1.5e+06``); a
+    fractional limit keeps its fraction, spelled as log values are.
+    """
+    return [
+        f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}",
+        f"#--t_response {format_value(limits.response_ms)}",
+        f"#--t_hand {format_value(limits.hand_ms)}",
+        f"#--t_per_hand {format_value(limits.per_hand_ms)}",
+    ]
+
+
+class DealerSession:
+    """The dealer's side of a match of ``hands`` hands between ``names`` (seat order).
+
+    Call :meth:`start`, then :meth:`receive` with every line read from a seat, and
+    :meth:`timeout` when :meth:`deadline` passes or :meth:`disconnect` when a seat goes
+    away. Each returns the events to carry out, in order. Seats are 0-based and fixed per
+    connection; unless ``fixed_seats``, position ``p`` of hand ``h`` is played by seat
+    ``(p + h) % players``. ``max_invalid`` is how many invalid or malformed actions a seat
+    may make (each becomes a call); one more ends the match. None means no limit.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        hands: int,
+        seed: int,
+        names: Sequence[str],
+        *,
+        fixed_seats: bool = False,
+        max_invalid: int | None = None,
+        limits: TimeLimits | None = None,
+    ) -> None:
+        if hands < 0:
+            raise ValueError(f"the number of hands must be at least 0, got {hands}")
+        self.game = game
+        self.hands = hands
+        self.names = check_player_names(names, game.num_players)
+        self.fixed_seats = fixed_seats
+        self.max_invalid = max_invalid
+        self.limits = limits or TimeLimits()
+        self._dealer = Dealer(game, seed)
+        n = game.num_players
+        self.totals: dict[str, float] = dict.fromkeys(self.names, 0.0)
+        self.per_hand_values: list[dict[str, float]] = []
+        self.invalid_actions = [0] * n
+        self.match_seconds = [0.0] * n
+        """Each seat's response time so far in the match, in seconds."""
+        self.error: str | None = None
+        self.finished = False
+        self._started = False
+        self._hand_number = -1
+        self._state: HandState | None = None
+        self._sent = [""] * n
+        self._awaiting: int | None = None
+        self._request_time = 0.0
+        self._hand_seconds = [0.0] * n
+        self._cards: dict[tuple[int, int], str] = {}
+        """The current hand's cards field by (position, round), round -1 at the end."""
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def hands_played(self) -> int:
+        """Hands finished and logged so far."""
+        return len(self.per_hand_values)
+
+    @property
+    def awaiting(self) -> int | None:
+        """The seat whose response is awaited, or None."""
+        return self._awaiting
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current hand (-1 before the first)."""
+        return self._hand_number
+
+    def seat_of(self, position: int) -> int:
+        """The seat playing ``position`` in the current hand."""
+        return position if self.fixed_seats else (position + self._hand_number) % self.game.num_players
+
+    def names_by_position(self) -> list[str]:
+        """The names of the current hand's players, position by position."""
+        return [self.names[self.seat_of(p)] for p in range(self.game.num_players)]
+
+    def deadline(self) -> float | None:
+        """When the awaited seat runs out of time (monotonic seconds), or None if nobody is awaited."""
+        if self._awaiting is None:
+            return None
+        return self._request_time + self._remaining(self._awaiting).seconds
+
+    def score_line(self) -> str:
+        """The ``SCORE`` line of the hands played so far (totals in the order of ``names``)."""
+        return format_score_line([self.totals[name] for name in self.names], self.names)
+
+    def _remaining(self, seat: int) -> Remaining:
+        return self.limits.remaining(
+            hand_seconds=self._hand_seconds[seat], match_seconds=self.match_seconds[seat], hands=self.hands
+        )
+
+    def _seat_label(self, seat: int) -> str:
+        return f"seat {seat + 1} ({self.names[seat]})"
+
+    # ---------------------------------------------------------------- inputs
+    def start(self, now: float) -> list[DealerEvent]:
+        """Begin the match at ``now`` (monotonic seconds): the first hand's states."""
+        if self._started:
+            raise SessionStateError("the match has already started")
+        self._started = True
+        if self.hands == 0:
+            return self._finish_match()
+        return self._new_hand(now)
+
+    def receive(self, seat: int, line: str, now: float) -> list[DealerEvent]:
+        """Handle one ``line`` (terminator allowed) from ``seat``, read at ``now``."""
+        if not self._started:
+            raise SessionStateError("receive() before start()")
+        if self.finished:
+            return []
+        text = strip_terminator(line)
+        if not text or is_comment(text):
+            return []
+        if seat != self._awaiting:
+            return [DealerWarning(seat, f"{self._seat_label(seat)}: ignoring un-requested line {text[:80]!r}")]
+        if now > self._request_time + self._remaining(seat).seconds:
+            return self.timeout(now)
+        sent = self._sent[seat]
+        if not text.startswith(sent):
+            return [DealerWarning(seat, self._mismatch(seat, text))]
+        rest = text[len(sent) :]
+        if rest[:1] != ":":
+            if rest:
+                return [DealerWarning(seat, self._mismatch(seat, text))]
+            return self._invalid(seat, "response has no action", now)
+        state = self._state
+        assert state is not None
+        try:
+            action = parse_action(rest[1:], self.game)
+        except ProtocolError as error:
+            return self._invalid(seat, f"malformed action {rest[1:][:40]!r} ({error})", now)
+        try:
+            repaired = state.clamp(action)
+        except IllegalActionError as error:
+            return self._invalid(seat, f"invalid action {rest[1:][:40]!r} ({error})", now)
+        events: list[DealerEvent] = []
+        if repaired.size != action.size:
+            events.append(
+                DealerWarning(seat, f"{self._seat_label(seat)}: raise to {action.size} clamped to {repaired.size}")
+            )
+        events.extend(self._play(seat, repaired, now))
+        return events
+
+    def timeout(self, now: float) -> list[DealerEvent]:
+        """The awaited seat ran out of time at ``now``: the match ends."""
+        seat = self._awaiting
+        if seat is None or self.finished:
+            return []
+        limit_text = self.limits.describe(self._remaining(seat).limit, self.hands)
+        waited_ms = (now - self._request_time) * 1000
+        return self._abort(
+            seat,
+            f"{self._seat_label(seat)} ran out of time in hand {self._hand_number}: no response "
+            f"after {waited_ms:.0f} ms ({limit_text})",
+        )
+
+    def disconnect(self, seat: int, reason: str = "closed the connection") -> list[DealerEvent]:
+        """``seat`` went away (``reason`` says how): the match ends, unless it is already over."""
+        if self.finished:
+            return []
+        where = f" in hand {self._hand_number}" if self._started and self._hand_number >= 0 else ""
+        return self._abort(seat, f"{self._seat_label(seat)} {reason}{where}")
+
+    def abort(self, reason: str) -> list[DealerEvent]:
+        """End the match for a reason outside the protocol (the caller's message)."""
+        if self.finished:
+            return []
+        return self._abort(None, reason)
+
+    # ---------------------------------------------------------------- internals
+    def _mismatch(self, seat: int, text: str) -> str:
+        state_text = text.rpartition(":")[0] if text.count(":") >= 5 else text  # a state needs 4
+        try:
+            parse_match_state(state_text, self.game)
+        except ProtocolError as error:
+            return f"{self._seat_label(seat)}: ignoring response with a bad state ({error}): {text[:80]!r}"
+        return (
+            f"{self._seat_label(seat)}: ignoring response to another state: got {state_text[:80]!r}, "
+            f"awaiting {self._sent[seat][:80]!r}"
+        )
+
+    def _invalid(self, seat: int, why: str, now: float) -> list[DealerEvent]:
+        self.invalid_actions[seat] += 1
+        count = self.invalid_actions[seat]
+        if self.max_invalid is not None and count > self.max_invalid:
+            return self._abort(
+                seat,
+                f"{self._seat_label(seat)} made {count} invalid actions, more than the limit of "
+                f"{self.max_invalid}; the last in hand {self._hand_number}: {why}",
+            )
+        warning = DealerWarning(seat, f"{self._seat_label(seat)}: {why}; changed to a call")
+        return [warning, *self._play(seat, CALL, now)]
+
+    def _play(self, seat: int, action: Action, now: float) -> list[DealerEvent]:
+        elapsed = max(0.0, now - self._request_time)
+        self._hand_seconds[seat] += elapsed
+        self.match_seconds[seat] += elapsed
+        state = self._state
+        assert state is not None
+        state.apply(action)
+        events = self._broadcast()
+        if not state.finished:
+            self._request(now)
+            return events
+        self._awaiting = None
+        events.append(self._log_hand(state))
+        if self.hands_played < self.hands:
+            events.extend(self._new_hand(now))
+        else:
+            events.extend(self._finish_match())
+        return events
+
+    def _new_hand(self, now: float) -> list[DealerEvent]:
+        self._hand_number += 1
+        deal = self._dealer.deal()
+        self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
+        self._hand_seconds = [0.0] * self.game.num_players
+        self._cards.clear()
+        events = self._broadcast()
+        if self._state.current_player is None:
+            raise SessionStateError("the game leaves nobody to act at the start of a hand")
+        self._request(now)
+        return events
+
+    def _request(self, now: float) -> None:
+        state = self._state
+        assert state is not None and state.current_player is not None
+        self._awaiting = self.seat_of(state.current_player)
+        self._request_time = now
+
+    def _broadcast(self) -> list[DealerEvent]:
+        """The current state, sent to every seat as that seat's position sees it."""
+        state = self._state
+        assert state is not None
+        hand, betting, cards = self._hand_number, state.betting_string(), self._cards
+        n = self.game.num_players
+        events: list[DealerEvent] = []
+        for seat in range(n):
+            position = seat if self.fixed_seats else (seat - hand) % n
+            # Within a hand a position's cards field changes only with the round, and at
+            # the end (showdown cards): no need to format it after every action.
+            key = (position, -1 if state.finished else state.round)
+            shown = cards.get(key)
+            if shown is None:
+                shown = cards[key] = format_cards(state, position)
+            line = f"MATCHSTATE:{position}:{hand}:{betting}:{shown}"
+            self._sent[seat] = line
+            events.append(Send(seat, line))
+        return events
+
+    def _log_hand(self, state: HandState) -> HandLogged:
+        names = self.names_by_position()
+        values = dict(zip(names, state.values()))
+        for name, value in values.items():
+            self.totals[name] += value
+        self.per_hand_values.append(values)
+        return HandLogged(self._hand_number, format_state_line(self._hand_number, state, names), values)
+
+    def _finish_match(self) -> list[DealerEvent]:
+        self.finished = True
+        self._awaiting = None
+        return [MatchFinished(self.score_line(), dict(self.totals))]
+
+    def _abort(self, seat: int | None, reason: str) -> list[DealerEvent]:
+        self.finished = True
+        self._awaiting = None
+        self.error = reason
+        return [MatchAborted(seat, reason)]
+
+
+__all__ = [
+    "DealerEvent",
+    "DealerSession",
+    "DealerWarning",
+    "HandLogged",
+    "MatchAborted",
+    "MatchFinished",
+    "Send",
+    "TimeLimits",
+    "log_header",
+]

@@ -1,0 +1,84 @@
+"""The time limits of an ACPC match: one type, and one rule for the time a player has left.
+
+The reference dealer enforces three limits on every player (its flags, in milliseconds):
+``--t_response`` bounds one response, ``--t_hand`` a player's total response time in one
+hand, ``--t_per_hand`` the average per hand over the match (a player's match budget is
+``t_per_hand`` times the number of hands). :class:`TimeLimits` holds them;
+:meth:`TimeLimits.remaining` says how much time is left and which limit binds. The dealer
+session, the client's decision clock and the matches all ask it, so they cannot disagree.
+
+Pure: no clock is read here; callers pass the seconds used so far.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+LimitName = Literal["response", "hand", "match"]
+"""Which of the three limits: one response, one hand, or the whole match."""
+
+
+@dataclass(frozen=True, slots=True)
+class Remaining:
+    """Seconds left before a player runs out of time, and the limit that binds first."""
+
+    seconds: float
+    limit: LimitName
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLimits:
+    """The reference dealer's time limits, in milliseconds (its flags' units and defaults).
+
+    ``response_ms`` bounds one response; ``hand_ms`` a player's total response time in one
+    hand; ``per_hand_ms`` the average per hand over the match. Every limit must be positive
+    and finite (ValueError otherwise).
+    """
+
+    response_ms: float = 600_000
+    hand_ms: float = 600_000
+    per_hand_ms: float = 7_000
+
+    def __post_init__(self) -> None:
+        for field_name in ("response_ms", "hand_ms", "per_hand_ms"):
+            value = getattr(self, field_name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"time limit {field_name} must be a number of milliseconds, got {value!r}")
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError(f"time limit {field_name} must be a positive number of milliseconds, got {value!r}")
+
+    @property
+    def response_seconds(self) -> float:
+        """The response limit, in seconds."""
+        return self.response_ms / 1000
+
+    def remaining(self, *, hand_seconds: float, match_seconds: float, hands: int) -> Remaining:
+        """Time left for a player's next response, in seconds, and the limit that binds.
+
+        ``hand_seconds`` and ``match_seconds`` are the player's response time used so far in
+        the current hand and in the match; ``hands`` is the number of hands whose budget the
+        player may spend (the dealer: every hand of the match; a careful client: the hands
+        started so far, so that it never spends time of hands to come). Ties go to the
+        earlier of response, hand, match. The result may be negative (time is up).
+        """
+        response = self.response_ms / 1000
+        hand = self.hand_ms / 1000 - hand_seconds
+        match = self.per_hand_ms * hands / 1000 - match_seconds
+        if response <= hand and response <= match:
+            return Remaining(response, "response")
+        if hand <= match:
+            return Remaining(hand, "hand")
+        return Remaining(match, "match")
+
+    def describe(self, limit: LimitName, hands: int) -> str:
+        """``limit`` in words, as a timeout message names it (``hands``: the match's length)."""
+        if limit == "response":
+            return f"the response limit of {self.response_ms:g} ms"
+        if limit == "hand":
+            return f"the per-hand limit of {self.hand_ms:g} ms"
+        return f"the match limit of {self.per_hand_ms:g} ms per hand x {hands} hands"
+
+
+__all__ = ["LimitName", "Remaining", "TimeLimits"]
