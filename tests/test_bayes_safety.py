@@ -145,12 +145,15 @@ def test_equilibrium_play_gives_nothing():
     assert abs(ledger.budget) < 1e-9
 
 
-def test_records_that_do_not_fit_the_tree_are_refused():
+def test_records_that_do_not_fit_the_tree_are_refused_and_book_nothing():
     ledger = ledger_for(KUHN_TREE, KUHN_NASH, KUHN_EQ)
     with pytest.raises(LedgerError, match="not in the game's tree"):
         ledger.gift(kuhn_record("As", [Decision(":rrr", "fc", "c")], ("Qs",)), KUHN_EQ)
     with pytest.raises(LedgerError, match="unknown opponent hand"):
         ledger.gift(kuhn_record("As", [Decision(":r", "fc", "c")], ("Js",)), KUHN_EQ)
+    ledger.budget = 1.0
+    settlement = ledger.settle(kuhn_record("As", [Decision(":rrr", "fc", "c")], ("Qs",)), KUHN_EQ)
+    assert settlement.gift == 0.0 and ledger.budget == 1.0 and ledger.unreadable == 1
 
 
 # --------------------------------------------------------------------- the budget

@@ -125,6 +125,8 @@ class SafetyLedger:
         self.budget = allowance
         """``k``: what may be risked in the next hand, in chips."""
         self.settled = 0
+        self.unreadable = 0
+        """Hands booked without a gift because their record did not fit the tree."""
         bits = hand_bitmasks(tree.hands)
         self._disjoint = ((bits[:, None] & bits[None, :]) == 0).astype(np.float64)
         board_size = np.zeros(tree.num_nodes, dtype=np.int64)
@@ -206,14 +208,19 @@ class SafetyLedger:
         return float(min(1.0, max(0.0, self.budget) / risk))
 
     def settle(self, record: HandRecord, sigma: np.ndarray, risked: float | None = None) -> Settlement:
-        """Book the hand of ``record``, played with ``sigma`` in ``record.position``.
+        """Book the hand of ``record``, played with ``sigma`` in ``record.position`` (a record
+        that does not fit the tree books no gift and is counted in :attr:`unreadable`).
 
         ``risked`` is what the choice of ``sigma`` put at stake: by default ``r_p - w(sigma)``;
         for a profile drawn with probability ``lam`` instead of ``pi*``, ``lam * (r_p - w)``
         of the response (:meth:`share`), whichever was drawn."""
         if risked is None:
             risked = self.reference[record.position] - self.worst_case(record.position, sigma)
-        gift = self.gift(record, sigma)
+        try:
+            gift = self.gift(record, sigma)
+        except LedgerError:
+            gift = 0.0  # nothing is credited for a hand the tree cannot read: still safe
+            self.unreadable += 1
         self.budget += gift - risked + self.allowance
         self.settled += 1
         return Settlement(gift, risked, self.budget)
