@@ -28,12 +28,10 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-
-from pokerbot.bot.transports import TRANSPORTS, LineConnection, LineTooLongError, Listener, transport_for
+from pokerbot.bot.dealer_config import DealerConfig, MatchResult
+from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
 from pokerbot.protocol.dealer_session import (
     DealerEvent,
     DealerSession,
@@ -42,99 +40,14 @@ from pokerbot.protocol.dealer_session import (
     MatchAborted,
     MatchFinished,
     Send,
-    log_header,
 )
 from pokerbot.protocol.errors import ProtocolError
-from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
-from pokerbot.protocol.limits import TimeLimits
-from pokerbot.protocol.names import check_player_names
 from pokerbot.protocol.session import check_version
 from pokerbot.protocol.wire import is_comment
 
 _SECONDS_REPORT_EVERY = 100
 """The reference dealer prints each seat's time used after every 100th hand."""
 _SHUTDOWN_GRACE_SECONDS = 2.0
-
-
-class DealerConfig(BaseModel):
-    """Everything a match needs. Times in milliseconds, amounts in chips.
-
-    ``limits`` are the time limits (the reference dealer's defaults unless given).
-    ``transport`` is the seats' transport, a scheme of :data:`pokerbot.bot.transports.TRANSPORTS`.
-    ``ports`` gives one port per seat (0 = chosen by the OS; None = all 0).
-    ``max_invalid`` is how many invalid or malformed actions a seat may make (each turned
-    into a call); one more ends the match; None = no limit (the reference's default).
-    ``game_label`` is how the log header names the game (the reference prints its file);
-    None names a built-in game by its name, any other game ``custom``.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    match_name: str = Field(min_length=1)
-    game: Game
-    hands: int = Field(ge=0)
-    seed: int = Field(ge=0, le=2**32 - 1)
-    names: list[str]
-    fixed_seats: bool = False
-    ports: list[int] | None = None
-    host: str = "127.0.0.1"
-    quiet: bool = True
-    write_log: bool = True
-    append_log: bool = False
-    output_dir: Path = Path(".")
-    limits: TimeLimits = TimeLimits()
-    start_timeout_ms: float | None = Field(default=None, gt=0)
-    transport: str = "tcp"
-    token: str | None = None
-    max_invalid: int | None = Field(default=None, ge=0)
-    game_label: str | None = None
-
-    @field_validator("transport")
-    @classmethod
-    def _known_transport(cls, scheme: str) -> str:
-        if not transport_for(scheme).can_listen:
-            servable = ", ".join(name for name, transport in TRANSPORTS.items() if transport.can_listen)
-            raise ValueError(f"the dealer cannot serve {scheme} (it serves {servable})")
-        return scheme
-
-    @model_validator(mode="after")
-    def _check(self) -> DealerConfig:
-        players = self.game.num_players
-        check_player_names(self.names, players)
-        if self.ports is not None:
-            if len(self.ports) != players:
-                raise ValueError(f"{len(self.ports)} ports given, the game has {players} seats")
-            for port in self.ports:
-                if not 0 <= port <= 65535:
-                    raise ValueError(f"port {port} is out of range 0..65535")
-        if self.token is not None and not TRANSPORTS[self.transport].supports_token:
-            carriers = ", ".join(name for name, transport in TRANSPORTS.items() if transport.supports_token)
-            raise ValueError(f"a token needs a transport that carries one ({carriers}), not {self.transport}")
-        return self
-
-    def log_header(self) -> list[str]:
-        """The ``#`` header lines of the log (the reference also prints them on standard error).
-
-        The game is named by ``game_label``, else by its built-in name, else ``custom``.
-        """
-        label = self.game_label or next((name for name in BUILTIN_GAMES if load_game(name) == self.game), "custom")
-        return log_header(self.match_name, label, self.hands, self.seed, self.limits)
-
-    @property
-    def log_path(self) -> Path:
-        """Where ``MATCHNAME.log`` goes."""
-        return self.output_dir / f"{self.match_name}.log"
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """How a match ended. Chips; ``per_hand_values[i]`` is hand ``i``'s value by name."""
-
-    totals: dict[str, float]
-    hands_played: int
-    log_path: Path | None
-    error: str | None
-    per_hand_values: list[dict[str, float]]
 
 
 @dataclass(frozen=True, slots=True)

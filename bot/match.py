@@ -1,37 +1,48 @@
-"""Matches between strategies: in one process, or over loopback TCP through the dealer.
+"""Matches between strategies: in one process, or over loopback through the dealer.
 
-* :func:`run_inprocess_match` plays a match with the dealer's rules and dealing but no
-  sockets and no wire strings: the :class:`~protocol.dealing.Dealer` deals, a fresh
-  :class:`~protocol.hand.HandState` runs each hand, and each strategy sees
-  ``state.view(position)``. Seats rotate as in the reference dealer: in hand ``h`` position
-  ``p`` is played by seat ``(p + h) % numPlayers`` (unless seats are fixed).
-* :func:`run_loopback_match` starts the dealer (:mod:`pokerbot.bot.dealer`) and one client per player
-  (:mod:`pokerbot.bot.client`) on 127.0.0.1 as tasks of one asyncio event loop.
+One match engine plays every match: :class:`~pokerbot.protocol.dealer_session.DealerSession`
+(dealing, seat rotation, repairs, the log lines).
+
+* :func:`run_inprocess_match` drives it in memory, without sockets: each strategy gets the
+  view the dealer's line would carry and its action goes straight back to the session
+  (:meth:`~pokerbot.protocol.dealer_session.DealerSession.act`); with ``wire=True`` every
+  line goes through a :class:`~pokerbot.protocol.session.ClientSession` per seat instead, as
+  over a network. No time limit is enforced in process (the session's clock stands still).
+* :func:`pokerbot.bot.loopback.run_loopback_match` starts the dealer and one client per
+  player on 127.0.0.1 in one event loop.
 * :func:`play_plan` runs a :class:`MatchPlan` (either mode, optionally duplicate: every deal
   twice with the seats exchanged) and returns the outcomes.
 
-Amounts are in chips, times in seconds.
+With deterministic players, both modes write the same log, byte for byte. Amounts are in
+chips, times in seconds.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from pokerbot.protocol.actions import CALL, Action
-from pokerbot.protocol.dealing import Dealer
-from pokerbot.protocol.errors import IllegalActionError, PlayerNameError
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.dealer_session import (
+    DealerEvent,
+    DealerSession,
+    DealerWarning,
+    HandLogged,
+    MatchAborted,
+    MatchFinished,
+    Send,
+    log_header,
+)
+from pokerbot.protocol.errors import PlayerNameError, ProtocolError
 from pokerbot.protocol.game import Game
-from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.limits import TimeLimits
-from pokerbot.protocol.matchlog import format_score_line, format_state_line
 from pokerbot.protocol.names import check_player_names, unique_player_names
+from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, safe_action
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy, StrategyRegistry
 
@@ -61,7 +72,8 @@ class MatchOutcome:
     hands_played: int
     log_path: Path | None = None
     illegal_actions: dict[str, int] = field(default_factory=dict)
-    """Illegal actions each player returned (each repaired as the dealer does); in-process only."""
+    """Illegal actions each player returned, each repaired (in process: as the dealer repairs
+    it; over the wire and in loopback: the client's fallback call)."""
     error: str | None = None
 
 
@@ -86,44 +98,83 @@ def check_players(game: Game, count: int, names: Sequence[str]) -> None:
         raise MatchConfigError(str(error)) from None
 
 
-def _repair(state: HandState, action: object) -> Action:
-    """What the dealer plays for an illegal response: a no-limit raise clamped into range,
-    else a call."""
-    if isinstance(action, Action):
-        try:
-            return state.clamp(action)
-        except IllegalActionError:
-            pass
-    return CALL
+_STILL = 0.0
+"""The in-process session's clock: it stands still, so no time limit ever runs out."""
 
 
-def _play_hand(
-    state: HandState,
-    hand_number: int,
-    players: Sequence[Strategy],
-    names: Sequence[str],
-    illegal: dict[str, int],
-    seconds_per_action: float,
-) -> None:
-    """Play ``state`` to its end; ``players`` and ``names`` are by position. Illegal actions
-    are repaired and counted in ``illegal``; a strategy's exception becomes MatchError."""
-    monotonic = time.monotonic
-    while not state.finished:
-        position = state.current_player
-        assert position is not None
-        view = MatchState(position, hand_number, state.view(position))
+class _InProcess:
+    """Feeds one in-process match's session and strategies to each other."""
+
+    def __init__(
+        self,
+        session: DealerSession,
+        strategies: Sequence[Strategy],
+        seconds_per_action: float,
+        wire: bool,
+    ) -> None:
+        self.session = session
+        self.strategies = strategies
+        self.names = session.names
+        self.seconds_per_action = seconds_per_action
+        self.illegal = dict.fromkeys(session.names, 0)
+        self.clients = [ClientSession(session.game) for _ in strategies] if wire else None
+        self.pending: list[MatchState | None] = [None] * len(strategies)
+        self.observers = {
+            seat for seat, strategy in enumerate(strategies) if type(strategy).observe is not Strategy.observe
+        }
+
+    def deliver(self, event: Send) -> None:
+        """Wire mode: one line to its seat's client session (a request, or a hand's end)."""
+        assert self.clients is not None
         try:
-            action = players[position].decide(view, monotonic() + seconds_per_action)
+            received = self.clients[event.seat].receive(event.line)
+        except ProtocolError as error:  # the engine wrote a line its own parser refuses
+            raise MatchError(f"the dealer's line to seat {event.seat + 1} does not parse: {error}") from error
+        if isinstance(received, ActionRequired):
+            self.pending[event.seat] = received.view
+        elif isinstance(received, HandFinished) and event.seat in self.observers:
+            self._observe(event.seat, received.view)
+
+    def hand_over(self, event: HandLogged) -> None:
+        """Direct mode: show each observing strategy its final view of the hand."""
+        for position, seat in enumerate(event.seats):
+            if seat in self.observers:
+                view = MatchState(position, event.hand_number, event.state.view(position))
+                self._observe(seat, view)
+
+    def _observe(self, seat: int, view: MatchState) -> None:
+        try:
+            self.strategies[seat].observe(view)
         except Exception as error:
-            raise MatchError(f"{names[position]} failed in hand {hand_number}: {error!r}") from error
-        if not isinstance(action, Action):
-            action = _repair(state, action)
-            illegal[names[position]] += 1
+            raise MatchError(f"{self.names[seat]} failed observing hand {view.hand_number}: {error!r}") from error
+
+    def play_turn(self) -> list[DealerEvent]:
+        """The awaited seat decides; its action goes back to the session."""
+        session = self.session
+        seat = session.awaiting
+        assert seat is not None
+        if self.clients is None:
+            view = session.view(seat)
+        else:
+            pending = self.pending[seat]
+            assert pending is not None
+            view, self.pending[seat] = pending, None
         try:
-            state.apply(action)
-        except IllegalActionError:
-            illegal[names[position]] += 1
-            state.apply(_repair(state, action))
+            action = self.strategies[seat].decide(view, time.monotonic() + self.seconds_per_action)
+        except Exception as error:
+            raise MatchError(f"{self.names[seat]} failed in hand {view.hand_number}: {error!r}") from error
+        if self.clients is None:  # the dealer's repair: a raise clamped into range, else a call
+            if not isinstance(action, Action):
+                self.illegal[self.names[seat]] += 1
+                action = safe_action(view)
+            events = session.act(seat, action, _STILL)
+            if events and isinstance(events[0], DealerWarning):  # the session repaired the action
+                self.illegal[self.names[seat]] += 1
+            return events
+        if not (isinstance(action, Action) and view.state.can(action)):  # the client's fallback
+            self.illegal[self.names[seat]] += 1
+            action = safe_action(view)
+        return session.receive(seat, self.clients[seat].respond(view, action), _STILL)
 
 
 def run_inprocess_match(
@@ -139,200 +190,52 @@ def run_inprocess_match(
     match_name: str = "match",
     game_name: str = "game",
     seconds_per_action: float = DEFAULT_SECONDS_PER_ACTION,
+    limits: TimeLimits = TimeLimits(),
+    wire: bool = False,
 ) -> MatchOutcome:
-    """Play ``hands`` hands between ``strategies`` (one per seat, named ``names``).
+    """Play ``hands`` hands between ``strategies`` (one per seat, named ``names``) in memory.
 
-    Dealing is the reference dealer's from ``seed``. An illegal action is repaired as the
-    dealer repairs it (a no-limit raise size clamped into range, anything else a call) and
-    counted. After each hand every strategy observes its final view; the ACPC ``STATE`` line
-    goes to ``log_path`` (flushed every hand) and the ``SCORE`` line ends it.
-    Raises :class:`MatchConfigError` for wrong players, :class:`MatchError` when a strategy
-    raises.
+    The dealer's session deals from ``seed``, rotates the seats (unless ``fixed_seats``) and
+    writes the log to ``log_path`` (the dealer's header, naming the game ``game_name`` and
+    stating ``limits``, which are not enforced here; one ``STATE`` line per hand, flushed;
+    the ``SCORE`` line). An illegal action is repaired as the dealer repairs it (a no-limit
+    raise clamped into range, anything else a call) and counted; with ``wire`` each line goes
+    through a client session per seat and an illegal action becomes the client's fallback
+    call. After each hand every strategy observes its final view. Raises
+    :class:`MatchConfigError` for wrong players and :class:`MatchError` when a strategy raises.
     """
     check_players(game, len(strategies), names)
-    n = game.num_players
-    dealer = Dealer(game, seed)
-    totals = dict.fromkeys(names, 0.0)
-    illegal = dict.fromkeys(names, 0)
-    per_hand: list[dict[str, float]] = []
-    observers = [
-        (seat, strategy) for seat, strategy in enumerate(strategies) if type(strategy).observe is not Strategy.observe
-    ]
+    session = DealerSession(game, hands, seed, names, fixed_seats=fixed_seats, limits=limits, wire=wire)
+    players = _InProcess(session, strategies, seconds_per_action, wire)
     with ExitStack() as stack:
         log: TextIO | None = None
         if log_path is not None:
             log = stack.enter_context(log_path.open("w", encoding="utf-8"))
-            log.write(f"# name/game/hands/seed {match_name} {game_name} {hands} {seed}\n")
-            log.write("# pokerbot in-process match: no sockets, no time limits\n")
-        for hand_number in range(hands):
-            shift = 0 if fixed_seats else hand_number % n
-            seat_of = [(p + shift) % n for p in range(n)]
-            deal = dealer.deal()
-            state = HandState(game, deal.hole_cards, deal.board_cards)
-            _play_hand(
-                state,
-                hand_number,
-                [strategies[s] for s in seat_of],
-                [names[s] for s in seat_of],
-                illegal,
-                seconds_per_action,
-            )
-            for seat, strategy in observers:
-                position = (seat - shift) % n
-                try:
-                    strategy.observe(MatchState(position, hand_number, state.view(position)))
-                except Exception as error:
-                    raise MatchError(f"{names[seat]} failed observing hand {hand_number}: {error!r}") from error
-            values = state.values()
-            hand_values = {names[seat_of[p]]: values[p] for p in range(n)}
-            for name, value in hand_values.items():
-                totals[name] += value
-            per_hand.append(hand_values)
-            if log is not None:
-                log.write(format_state_line(hand_number, state, [names[s] for s in seat_of]) + "\n")
-                log.flush()
-            if on_hand is not None:
-                on_hand(hand_number)
-        if log is not None:
-            log.write(format_score_line([totals[name] for name in names], names) + "\n")
-    return MatchOutcome(tuple(names), totals, per_hand, hands, log_path, illegal)
-
-
-async def run_loopback_match_async(
-    game: Game,
-    hands: int,
-    seed: int,
-    strategies: Sequence[Strategy],
-    names: Sequence[str],
-    *,
-    fixed_seats: bool = False,
-    on_hand: HandCallback | None = None,
-    output_dir: Path = Path("."),
-    match_name: str = "match",
-    game_name: str = "game",
-    limits: TimeLimits = TimeLimits(),
-    host: str = "127.0.0.1",
-    transport: str = "tcp",
-) -> MatchOutcome:
-    """Serve a match with :func:`bot.dealer.serve_match` on ``host`` (OS-chosen ports) and
-    connect one :func:`bot.client.play_match` per strategy, all in the running event loop.
-    The dealer enforces ``limits`` and the clients play under the same limits; the seats
-    speak ``transport`` (a scheme of :mod:`pokerbot.bot.transports`).
-
-    The dealer writes ``output_dir/<match_name>.log`` (its header names the game
-    ``game_name``). The outcome's ``illegal_actions`` are the clients' fallback actions (an
-    illegal, late or failed decision replaced by a safe one). Raises :class:`MatchError` when
-    the dealer stops before opening its ports or fails, or a client fails before the dealer
-    is done.
-    """
-    from pokerbot.bot.client import play_match
-    from pokerbot.bot.dealer import DealerConfig, serve_match
-    from pokerbot.bot.transports import transport_for
-
-    check_players(game, len(strategies), names)
-    loop = asyncio.get_running_loop()
-    ports_ready: asyncio.Future[list[int]] = loop.create_future()
-
-    def set_ports(ports: list[int]) -> None:
-        if not ports_ready.done():
-            ports_ready.set_result(list(ports))
-
-    config = DealerConfig(
-        match_name=match_name,
-        game=game,
-        hands=hands,
-        seed=seed,
-        names=list(names),
-        fixed_seats=fixed_seats,
-        host=host,
-        quiet=True,
-        write_log=True,
-        output_dir=output_dir,
-        limits=limits,
-        transport=transport,
-        game_label=game_name,
-    )
-    dealer = asyncio.create_task(
-        serve_match(config, on_ports=lambda ports: loop.call_soon_threadsafe(set_ports, ports), on_hand=on_hand)
-    )
-    await asyncio.wait({dealer, ports_ready}, return_when=asyncio.FIRST_COMPLETED)
-    if not ports_ready.done():
-        result = await dealer
-        raise MatchError(f"the dealer stopped before opening its ports: {result.error}")
-    seat_transport = transport_for(transport)
-    clients = [
-        asyncio.create_task(play_match(seat_transport.seat_url(host, port), game, strategy, limits=limits))
-        for port, strategy in zip(ports_ready.result(), strategies, strict=True)
-    ]
-    try:
-        await _watch(dealer, clients, names)
-    finally:
-        for task in (dealer, *clients):
-            task.cancel()
-        await asyncio.gather(dealer, *clients, return_exceptions=True)
-    result = dealer.result()
-    fallbacks = {
-        name: task.result().fallbacks
-        for name, task in zip(names, clients, strict=True)
-        if task.done() and not task.cancelled() and task.exception() is None
-    }
+            log.write("".join(f"{line}\n" for line in log_header(match_name, game_name, hands, seed, limits)))
+        events = session.start(_STILL)
+        while True:
+            for event in events:
+                if isinstance(event, Send):
+                    if wire:
+                        players.deliver(event)
+                elif isinstance(event, HandLogged):
+                    if not wire:
+                        players.hand_over(event)
+                    if log is not None:
+                        log.write(event.line + "\n")
+                        log.flush()
+                    if on_hand is not None:
+                        on_hand(event.hand_number)
+                elif isinstance(event, MatchFinished):
+                    if log is not None:
+                        log.write(event.score_line + "\n")
+                elif isinstance(event, MatchAborted):  # no clock and no invalid-action limit here
+                    raise MatchError(f"the match stopped: {event.reason}")
+            if session.finished:
+                break
+            events = players.play_turn()
     return MatchOutcome(
-        names=tuple(names),
-        totals=dict(result.totals),
-        per_hand_values=[dict(values) for values in result.per_hand_values],
-        hands_played=result.hands_played,
-        log_path=result.log_path,
-        illegal_actions=fallbacks,
-        error=result.error,
-    )
-
-
-async def _watch(dealer: asyncio.Task[Any], clients: list[asyncio.Task[Any]], names: Sequence[str]) -> None:
-    """Wait for the dealer; raise MatchError as soon as a client fails, then let clients end."""
-    pending: set[asyncio.Task[Any]] = {dealer, *clients}
-    while dealer in pending:
-        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            error = task.exception()
-            if error is None:
-                continue
-            who = "the dealer" if task is dealer else f"the client of {names[clients.index(task)]}"
-            raise MatchError(f"{who} failed: {error!r}") from error
-    if pending:
-        await asyncio.wait(pending, timeout=5.0)
-
-
-def run_loopback_match(
-    game: Game,
-    hands: int,
-    seed: int,
-    strategies: Sequence[Strategy],
-    names: Sequence[str],
-    *,
-    fixed_seats: bool = False,
-    on_hand: HandCallback | None = None,
-    output_dir: Path = Path("."),
-    match_name: str = "match",
-    game_name: str = "game",
-    limits: TimeLimits = TimeLimits(),
-    transport: str = "tcp",
-) -> MatchOutcome:
-    """:func:`run_loopback_match_async` in a new event loop (same arguments)."""
-    return asyncio.run(
-        run_loopback_match_async(
-            game,
-            hands,
-            seed,
-            strategies,
-            names,
-            fixed_seats=fixed_seats,
-            on_hand=on_hand,
-            output_dir=output_dir,
-            match_name=match_name,
-            game_name=game_name,
-            limits=limits,
-            transport=transport,
-        )
+        tuple(names), dict(session.totals), list(session.per_hand_values), hands, log_path, players.illegal
     )
 
 
@@ -350,6 +253,8 @@ class MatchPlan:
     fixed_seats: bool = False
     output_dir: Path = Path("match-output")
     match_name: str = "match"
+    limits: TimeLimits = TimeLimits()
+    """The dealer's time limits (enforced in loopback; stated in the log in process)."""
 
     @property
     def names(self) -> list[str]:
@@ -421,8 +326,11 @@ def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback
                 plan.output_dir / f"{match_name}.log",
                 match_name=match_name,
                 game_name=plan.game_name,
+                limits=plan.limits,
             )
         else:
+            from pokerbot.bot.loopback import run_loopback_match  # the dealer and client only when needed
+
             outcome = run_loopback_match(
                 plan.game,
                 plan.hands,
@@ -434,6 +342,7 @@ def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback
                 output_dir=plan.output_dir,
                 match_name=match_name,
                 game_name=plan.game_name,
+                limits=plan.limits,
             )
         outcomes.append(outcome)
         if outcome.error is not None:

@@ -13,7 +13,8 @@ events it gets back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.dealing import Dealer
@@ -24,7 +25,14 @@ from pokerbot.protocol.limits import Remaining, TimeLimits
 from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
 from pokerbot.protocol.names import check_player_names
 from pokerbot.protocol.session import SessionStateError
-from pokerbot.protocol.wire import format_cards, is_comment, parse_action, parse_match_state, strip_terminator
+from pokerbot.protocol.wire import (
+    MatchState,
+    format_cards,
+    is_comment,
+    parse_action,
+    parse_match_state,
+    strip_terminator,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +51,24 @@ class DealerWarning:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandLogged:
-    """A hand ended: its ``STATE`` log line and each player's value by name, in chips."""
+    """A hand ended: each player's value by name, in chips, and its ``STATE`` log line.
+
+    ``state`` is the finished hand (every card; read it, do not change it) and ``seats`` the
+    seat that played each position, so that a caller can show each seat its final view.
+    """
 
     hand_number: int
-    line: str
     values: dict[str, float]
+    state: HandState = field(compare=False, repr=False)
+    seats: tuple[int, ...] = ()
+
+    @cached_property
+    def line(self) -> str:
+        """The hand's ``STATE`` log line (formatted when first asked for)."""
+        names = [name for name in self.values]
+        return format_state_line(self.hand_number, self.state, names, list(self.values.values()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +112,15 @@ class DealerSession:
 
     Call :meth:`start`, then :meth:`receive` with every line read from a seat, and
     :meth:`timeout` when :meth:`deadline` passes or :meth:`disconnect` when a seat goes
-    away. Each returns the events to carry out, in order. Seats are 0-based and fixed per
+    away. Each returns the events to carry out, in order. A match played in memory may skip
+    the wire: :meth:`view` is what the awaited seat's line says, and :meth:`act` takes its
+    action as an :class:`~pokerbot.protocol.actions.Action`. Seats are 0-based and fixed per
     connection; unless ``fixed_seats``, position ``p`` of hand ``h`` is played by seat
     ``(p + h) % players``. ``max_invalid`` is how many invalid or malformed actions a seat
-    may make (each becomes a call); one more ends the match. None means no limit.
+    may make (each becomes a call); one more ends the match. None means no limit. With
+    ``wire=False`` the session formats no lines and returns no :class:`Send` events (a match
+    in memory asks :meth:`view` instead, which is several times faster); :meth:`receive` is
+    then refused.
     """
 
     def __init__(
@@ -109,6 +133,7 @@ class DealerSession:
         fixed_seats: bool = False,
         max_invalid: int | None = None,
         limits: TimeLimits | None = None,
+        wire: bool = True,
     ) -> None:
         if hands < 0:
             raise ValueError(f"the number of hands must be at least 0, got {hands}")
@@ -118,6 +143,7 @@ class DealerSession:
         self.fixed_seats = fixed_seats
         self.max_invalid = max_invalid
         self.limits = limits or TimeLimits()
+        self.wire = wire
         self._dealer = Dealer(game, seed)
         n = game.num_players
         self.totals: dict[str, float] = dict.fromkeys(self.names, 0.0)
@@ -157,6 +183,18 @@ class DealerSession:
         """The seat playing ``position`` in the current hand."""
         return position if self.fixed_seats else (position + self._hand_number) % self.game.num_players
 
+    def position_of(self, seat: int) -> int:
+        """The position ``seat`` plays in the current hand."""
+        return seat if self.fixed_seats else (seat - self._hand_number) % self.game.num_players
+
+    def view(self, seat: int) -> MatchState:
+        """The current hand as ``seat`` sees it: what the last line sent to it says, unparsed."""
+        state = self._state
+        if state is None:
+            raise SessionStateError("view() before start()")
+        position = self.position_of(seat)
+        return MatchState(position, self._hand_number, state.view(position))
+
     def names_by_position(self) -> list[str]:
         """The names of the current hand's players, position by position."""
         return [self.names[self.seat_of(p)] for p in range(self.game.num_players)]
@@ -193,6 +231,8 @@ class DealerSession:
         """Handle one ``line`` (terminator allowed) from ``seat``, read at ``now``."""
         if not self._started:
             raise SessionStateError("receive() before start()")
+        if not self.wire:
+            raise SessionStateError("receive() on a session without a wire: use act()")
         if self.finished:
             return []
         text = strip_terminator(line)
@@ -210,22 +250,44 @@ class DealerSession:
             if rest:
                 return [DealerWarning(seat, self._mismatch(seat, text))]
             return self._invalid(seat, "response has no action", now)
-        state = self._state
-        assert state is not None
         try:
             action = parse_action(rest[1:], self.game)
         except ProtocolError as error:
             return self._invalid(seat, f"malformed action {rest[1:][:40]!r} ({error})", now)
+        return self._take(seat, action, rest[1:][:40], now)
+
+    def act(self, seat: int, action: Action, now: float) -> list[DealerEvent]:
+        """The awaited ``seat`` plays ``action`` at ``now``, as if its response line said so.
+
+        What :meth:`receive` does with a response once parsed: a late action is a timeout, a
+        no-limit raise out of range is clamped, an illegal action becomes a call (counted
+        towards ``max_invalid``). Raises :class:`SessionStateError` when ``seat`` is not the
+        awaited seat (a caller without a wire knows whom it asks).
+        """
+        if not self._started:
+            raise SessionStateError("act() before start()")
+        if self.finished:
+            return []
+        if seat != self._awaiting:
+            raise SessionStateError(f"{self._seat_label(seat)} is not to act (awaiting seat {self._awaiting})")
+        if now > self._request_time and now > self._request_time + self._remaining(seat).seconds:
+            return self.timeout(now)
+        return self._take(seat, action, None, now)
+
+    def _take(self, seat: int, action: Action, text: str | None, now: float) -> list[DealerEvent]:
+        """Play the awaited ``seat``'s ``action`` (``text``: how it was given, when it came as
+        a line), repaired as the reference dealer repairs it."""
+        state = self._state
+        assert state is not None
         try:
-            repaired = state.clamp(action)
+            played = state.apply_clamped(action)
         except IllegalActionError as error:
-            return self._invalid(seat, f"invalid action {rest[1:][:40]!r} ({error})", now)
-        events: list[DealerEvent] = []
-        if repaired.size != action.size:
-            events.append(
-                DealerWarning(seat, f"{self._seat_label(seat)}: raise to {action.size} clamped to {repaired.size}")
-            )
-        events.extend(self._play(seat, repaired, now))
+            given = str(action) if text is None else text
+            return self._invalid(seat, f"invalid action {given!r} ({error})", now)
+        events = self._after(seat, now)
+        if played.size != action.size:
+            message = f"{self._seat_label(seat)}: raise to {action.size} clamped to {played.size}"
+            events.insert(0, DealerWarning(seat, message))
         return events
 
     def timeout(self, now: float) -> list[DealerEvent]:
@@ -279,12 +341,19 @@ class DealerSession:
         return [warning, *self._play(seat, CALL, now)]
 
     def _play(self, seat: int, action: Action, now: float) -> list[DealerEvent]:
+        """Play a legal ``action`` of the awaited ``seat``; what follows."""
+        state = self._state
+        assert state is not None
+        state.apply(action)
+        return self._after(seat, now)
+
+    def _after(self, seat: int, now: float) -> list[DealerEvent]:
+        """``seat`` has acted at ``now``: charge its time, tell everyone, go on."""
         elapsed = max(0.0, now - self._request_time)
         self._hand_seconds[seat] += elapsed
         self.match_seconds[seat] += elapsed
         state = self._state
         assert state is not None
-        state.apply(action)
         events = self._broadcast()
         if not state.finished:
             self._request(now)
@@ -319,6 +388,8 @@ class DealerSession:
         """The current state, sent to every seat as that seat's position sees it."""
         state = self._state
         assert state is not None
+        if not self.wire:
+            return []
         hand, betting, cards = self._hand_number, state.betting_string(), self._cards
         n = self.game.num_players
         events: list[DealerEvent] = []
@@ -336,12 +407,13 @@ class DealerSession:
         return events
 
     def _log_hand(self, state: HandState) -> HandLogged:
-        names = self.names_by_position()
+        seats = tuple(self.seat_of(position) for position in range(self.game.num_players))
+        names = [self.names[seat] for seat in seats]
         values = dict(zip(names, state.values()))
         for name, value in values.items():
             self.totals[name] += value
         self.per_hand_values.append(values)
-        return HandLogged(self._hand_number, format_state_line(self._hand_number, state, names), values)
+        return HandLogged(self._hand_number, values, state, seats)
 
     def _finish_match(self) -> list[DealerEvent]:
         self.finished = True

@@ -271,6 +271,13 @@ class HandState:
         self.verify(action)
         self._do(action)
 
+    def apply_clamped(self, action: Action) -> Action:
+        """Repair ``action`` as :meth:`clamp` does and play it (one verification); returns the
+        action played. Raises IllegalActionError, changing nothing, when it cannot be repaired."""
+        played = self.clamp(action)
+        self._do(played)
+        return played
+
     def _do(self, action: Action) -> None:
         game = self.game
         p = self._to_act

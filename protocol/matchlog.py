@@ -99,10 +99,13 @@ def parse_state_line(line: str, game: Game) -> LoggedHand:
     return LoggedHand(int(hand_text), state, values, _names(names_text, game.num_players))
 
 
-def format_state_line(hand_number: int, state: HandState, names: Sequence[str]) -> str:
-    """The ``STATE`` line of a finished hand whose cards are all known (values computed)."""
-    values = "|".join(format_value(v) for v in state.values())
-    return f"STATE:{hand_number}:{state.betting_string()}:{format_cards(state, None)}:{values}:{'|'.join(names)}"
+def format_state_line(
+    hand_number: int, state: HandState, names: Sequence[str], values: Sequence[float] | None = None
+) -> str:
+    """The ``STATE`` line of a finished hand whose cards are all known; ``values`` (in chips,
+    by position) are computed from ``state`` unless given."""
+    values_text = "|".join(format_value(v) for v in (state.values() if values is None else values))
+    return f"STATE:{hand_number}:{state.betting_string()}:{format_cards(state, None)}:{values_text}:{'|'.join(names)}"
 
 
 def parse_score_line(line: str) -> LoggedScore:

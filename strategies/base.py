@@ -6,7 +6,13 @@ A strategy sees only protocol objects, never wire strings or sockets:
   :class:`~protocol.wire.MatchState` where it is the player's turn) and a deadline, and
   returns a legal :class:`~protocol.actions.Action`;
 * :meth:`Strategy.observe` gets the final view of every finished hand (showdown cards
-  included), so models can learn.
+  included), so models can learn;
+* :meth:`Strategy.action_probabilities` says, without acting, with which probability the
+  strategy would take each legal action in a view: the distribution :meth:`Strategy.decide`
+  samples from. Best responses (:mod:`pokerbot.strategies.exploit.lbr`) and variance
+  reduction ask it, also at views with hole cards other than the ones dealt.
+  :meth:`Strategy.action_probability` asks for one action, :meth:`Strategy.probability_key`
+  says which holdings a strategy cannot tell apart.
 
 Configuration is the constructor; randomness comes from the ``seed`` given there.
 """
@@ -15,7 +21,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from pokerbot.protocol.actions import Action
@@ -25,6 +31,15 @@ from pokerbot.protocol.wire import MatchState
 
 class UnknownStrategyError(ValueError):
     """A strategy name is not in the registry, does not play the game, or has a bad argument."""
+
+
+class ActionProbabilitiesError(NotImplementedError):
+    """The strategy cannot say its action probabilities (or not in this game)."""
+
+
+ActionProbabilities = dict[Action, float]
+"""Probability of each action at a decision: legal actions only (no-limit raises with their
+size, the limit raise as ``LIMIT_RAISE``), values summing to 1; actions left out have 0."""
 
 
 class Strategy(ABC):
@@ -46,6 +61,44 @@ class Strategy(ABC):
 
     def observe(self, view: MatchState) -> None:  # noqa: B027 - optional hook
         """Learn from a finished hand (``view.state.finished`` is True)."""
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The probability of each action the strategy would take in ``view`` (its turn),
+        without taking it: the distribution :meth:`decide` samples from, given everything the
+        strategy has learnt so far (a deterministic strategy gives its action 1.0).
+
+        ``view`` may be hypothetical: the same hand with other hole cards, or a betting the
+        hand never had. Asking changes nothing the strategy will do (no learning, no draw from
+        the generator its decisions use); a strategy may keep the answer to reuse in the
+        :meth:`decide` that follows for the same view. Raises :class:`ActionProbabilitiesError`
+        when the strategy cannot say.
+        """
+        raise ActionProbabilitiesError(f"strategy {self.name!r} does not give its action probabilities")
+
+    def costly_probabilities(self, view: MatchState) -> bool:
+        """True when :meth:`action_probabilities` at ``view`` costs a search (tens of
+        milliseconds): a best response then asks it for a sample of holdings, not for each."""
+        return False
+
+    def action_probability(self, view: MatchState, action: Action) -> float:
+        """The probability of ``action`` in ``view`` (:meth:`action_probabilities`; a strategy
+        with many actions may answer faster)."""
+        return self.action_probabilities(view).get(action, 0.0)
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """A key of the private cards :meth:`action_probabilities` depends on in ``view``:
+        two views that differ only in the acting player's hole cards and have equal keys get
+        equal probabilities (so a best response asks once per key). By default the hole
+        cards themselves; ``()`` for a strategy that ignores its cards."""
+        return view.hole_cards
+
+
+def normalized(weights: Mapping[Action, float]) -> ActionProbabilities:
+    """``weights`` (non-negative, positive sum) scaled to sum to 1, zero weights dropped."""
+    total = sum(weights.values())
+    if total <= 0.0:
+        raise ValueError("action weights must have a positive sum")
+    return {action: weight / total for action, weight in weights.items() if weight > 0.0}
 
 
 StrategyFactory = Callable[..., Strategy]

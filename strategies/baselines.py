@@ -3,16 +3,19 @@
 They are opponents for tests and benchmarks and the yardstick every real agent must beat.
 Each one asks the hand state for its legal actions, so it only ever returns legal actions,
 in any ACPC game. Randomness comes from ``self.rng`` (seeded by the constructor's ``seed``).
-Amounts are in chips.
+Each gives its action probabilities (:meth:`~strategies.base.Strategy.action_probabilities`);
+all but push-fold ignore their cards. Amounts are in chips.
 """
 
 from __future__ import annotations
 
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from collections.abc import Hashable
+
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.cards import rank_of
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.base import ActionProbabilities, Strategy
 from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
 
 
@@ -21,43 +24,63 @@ def _raise_to(game: Game, size: int) -> Action:
     return Action.raise_to(size) if game.is_nolimit else LIMIT_RAISE
 
 
-class AlwaysCall(Strategy):
+class _Deterministic(Strategy):
+    """A strategy whose action follows from the public state alone (no cards, no randomness)."""
+
+    def action(self, view: MatchState) -> Action:
+        """The action taken in ``view``."""
+        raise NotImplementedError
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """:meth:`action`."""
+        return self.action(view)
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """:meth:`action` with probability 1."""
+        return {self.action(view): 1.0}
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """``()``: the cards do not matter."""
+        return ()
+
+
+class AlwaysCall(_Deterministic):
     """Checks or calls every time."""
 
     name = "always-call"
 
-    def decide(self, view: MatchState, deadline: float) -> Action:
+    def action(self, view: MatchState) -> Action:
         """Always ``CALL`` (calling is always legal)."""
         return CALL
 
 
-class AlwaysFold(Strategy):
+class AlwaysFold(_Deterministic):
     """Folds whenever folding is legal, checks when checking is free."""
 
     name = "always-fold"
 
-    def decide(self, view: MatchState, deadline: float) -> Action:
+    def action(self, view: MatchState) -> Action:
         """``FOLD`` when there is something to call, ``CALL`` (a check) otherwise."""
         return FOLD if view.state.legal_actions().can_fold else CALL
 
 
-class AlwaysRaise(Strategy):
+class AlwaysRaise(_Deterministic):
     """Makes the minimum raise (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-raise"
 
-    def decide(self, view: MatchState, deadline: float) -> Action:
+    def action(self, view: MatchState) -> Action:
         """A raise to the minimum legal raise-to amount, else ``CALL``."""
         legal = view.state.legal_actions()
         return _raise_to(self.game, legal.min_raise_to) if legal.can_raise else CALL
 
 
-class AlwaysAllIn(Strategy):
+class AlwaysAllIn(_Deterministic):
     """Raises to its whole stack (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-allin"
 
-    def decide(self, view: MatchState, deadline: float) -> Action:
+    def action(self, view: MatchState) -> Action:
         """A raise to the maximum legal raise-to amount, else ``CALL``."""
         legal = view.state.legal_actions()
         return _raise_to(self.game, legal.max_raise_to) if legal.can_raise else CALL
@@ -89,6 +112,51 @@ class RandomPlayer(Strategy):
             return CALL
         return _raise_to(self.game, self.rng.randint(legal.min_raise_to, legal.max_raise_to))
 
+    def _weights(self, view: MatchState) -> tuple[float, float, float]:
+        """(fold, call, raise) probabilities among the legal actions."""
+        legal = view.state.legal_actions()
+        fold = FOLD_PROBABILITY if legal.can_fold else 0.0
+        raise_ = RAISE_PROBABILITY if legal.can_raise else 0.0
+        total = fold + CALL_PROBABILITY + raise_
+        return fold / total, CALL_PROBABILITY / total, raise_ / total
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """Fold, call and raise as in :meth:`decide`; in no-limit the raise probability is
+        spread evenly over every legal raise-to size (one entry per size)."""
+        fold, call, raise_ = self._weights(view)
+        probabilities: ActionProbabilities = {CALL: call}
+        if fold:
+            probabilities[FOLD] = fold
+        if raise_:
+            legal = view.state.legal_actions()
+            if not self.game.is_nolimit:
+                probabilities[LIMIT_RAISE] = raise_
+            else:
+                share = raise_ / (legal.max_raise_to - legal.min_raise_to + 1)
+                for size in range(legal.min_raise_to, legal.max_raise_to + 1):
+                    probabilities[Action.raise_to(size)] = share
+        return probabilities
+
+    def action_probability(self, view: MatchState, action: Action) -> float:
+        """One entry of :meth:`action_probabilities`, without building the whole table."""
+        fold, call, raise_ = self._weights(view)
+        if action.kind is ActionKind.FOLD:
+            return fold
+        if action.kind is ActionKind.CALL:
+            return call
+        legal = view.state.legal_actions()
+        if not raise_:
+            return 0.0
+        if not self.game.is_nolimit:
+            return raise_ if action == LIMIT_RAISE else 0.0
+        if not legal.min_raise_to <= action.size <= legal.max_raise_to:
+            return 0.0
+        return raise_ / (legal.max_raise_to - legal.min_raise_to + 1)
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """``()``: the cards do not matter."""
+        return ()
+
 
 class PushFold(Strategy):
     """All-in or fold from a starting-hand chart; checks when checking is free.
@@ -116,6 +184,16 @@ class PushFold(Strategy):
         if self.pushes(view):
             return _raise_to(self.game, legal.max_raise_to) if legal.can_raise else CALL
         return FOLD if legal.can_fold else CALL
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The action of :meth:`decide` with probability 1."""
+        return {self.decide(view, 0.0): 1.0}
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """The starting-hand class (the chart's key), or the best hole card's rank."""
+        if self._chart is None:
+            return max(rank_of(card) for card in view.hole_cards)
+        return hand_class(view.hole_cards)
 
     def pushes(self, view: MatchState) -> bool:
         """True when the player's hole cards are a pushing hand at its effective stack."""

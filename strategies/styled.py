@@ -15,10 +15,18 @@ Every styled player follows one rule, parametrised by a :class:`Style`:
    ``odds_factor``, capped at the value threshold (so value hands always continue); else it
    bluff-raises with probability ``bluff / 2``; else it folds.
 
+**Action probabilities** (:meth:`StyledPlayer.action_probabilities`) are exact: pre-flop the
+strength is the chart's; after the flop the sampled estimate ``(W + T / 2) / n`` counts ``W``
+wins and ``T`` ties among ``n = EQUITY_SAMPLES`` independent draws, so it follows a
+multinomial law given the exact chances of a win and a tie against a random hand
+(:func:`pokerbot.strategies.showdown.equity_vs_random_all`, every holding of a board at
+once, kept for the last few boards). The probability of each branch of the rule follows.
+
 Styled players are for hold'em (limit and no-limit, any number of players; the rule itself
-works in any game). No-limit bets and raises draw a size from ``sizes`` (fractions of the pot after calling;
-``inf`` = all-in), clamped into the legal range; limit games use the fixed raise. Only legal
-actions are returned. Randomness is ``self.rng`` (seeded).
+works in any game; action probabilities need hold'em's five board cards). No-limit bets and
+raises draw a size from ``sizes`` (fractions of the pot after calling; ``inf`` = all-in),
+clamped into the legal range; limit games use the fixed raise. Only legal actions are
+returned. Randomness is ``self.rng`` (seeded).
 
 :data:`STYLES` holds the named styles; :class:`Switcher` plays one style and then another
 from a given hand number on (by default tight-aggressive, then maniac from hand 500).
@@ -27,14 +35,28 @@ from a given hand number on (by default tight-aggressive, then maniac from hand 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
 from pokerbot.models.handstrength import equity_vs_random
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, LegalActions
+from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.base import Strategy, StrategyFactory
+from pokerbot.strategies.base import (
+    ActionProbabilities,
+    ActionProbabilitiesError,
+    Strategy,
+    StrategyFactory,
+    normalized,
+)
 from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+
+if TYPE_CHECKING:  # numpy and numba load only when probabilities are asked (``pokerbot play`` stays light)
+    import numpy as np
 
 EQUITY_SAMPLES = 48
 """Draws per post-flop equity estimate (about 0.2 ms)."""
@@ -42,6 +64,8 @@ ALL_IN = math.inf
 """A bet size meaning all-in."""
 DEFAULT_SWITCH_HAND = 500
 """The hand number (0-based) from which :class:`Switcher` plays its second style by default."""
+KEPT_BOARDS = 4
+"""Boards whose strength distributions a player keeps for :meth:`StyledPlayer.action_probabilities`."""
 
 
 @dataclass(frozen=True)
@@ -159,16 +183,23 @@ STYLES: dict[str, Style] = {
 """The named styles, by registry name."""
 
 
-def _raise_action(game: Game, view: MatchState, fraction: float) -> Action:
+def _raise_action(game: Game, view: MatchState, fraction: float, legal: LegalActions | None = None) -> Action:
     """A raise of ``fraction`` of the pot after calling (no-limit, clamped), or the limit raise."""
     if not game.is_nolimit:
         return LIMIT_RAISE
     state = view.state
-    legal = state.legal_actions()
+    legal = legal or state.legal_actions()
     if math.isinf(fraction):
         return Action.raise_to(legal.max_raise_to)
     target = state.max_spent + int(fraction * (state.pot + legal.call_amount))
     return Action.raise_to(min(max(target, legal.min_raise_to), legal.max_raise_to))
+
+
+@cache
+def _strength_levels(power: int) -> tuple[float, ...]:
+    """The values the strength estimate can take, ``((k / 2) / n) ** power`` for ``k = 0 .. 2n``,
+    computed as :meth:`StyledPlayer.strength` computes them (so comparisons agree exactly)."""
+    return tuple(((k * 0.5) / EQUITY_SAMPLES) ** power for k in range(2 * EQUITY_SAMPLES + 1))
 
 
 class StyledPlayer(Strategy):
@@ -181,6 +212,7 @@ class StyledPlayer(Strategy):
         self.style = style or STYLES["tight-aggressive"]
         self._chart: PushFoldChart | None = None
         self._holdem = game.is_standard_deck and game.num_hole_cards == 2
+        self._survival: dict[tuple[Card, ...], np.ndarray] = {}
 
     def current_style(self, view: MatchState) -> Style:
         """The style played in ``view``'s hand."""
@@ -225,6 +257,82 @@ class StyledPlayer(Strategy):
 
     def _bet(self, view: MatchState, style: Style) -> Action:
         return _raise_action(self.game, view, self.rng.choice(style.sizes))
+
+    # ------------------------------------------------------- probabilities
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The exact probability of each action :meth:`decide` takes in ``view`` (module
+        docstring): the rule's branches weighted by the law of the strength estimate."""
+        style = self.current_style(view)
+        state = view.state
+        legal = state.legal_actions()
+        preflop = state.round == 0
+        value = style.preflop_raise if preflop else style.bet
+        can_raise = legal.can_raise and state.num_raises() < style.raise_cap
+        at_least = self._strength_at_least(view)
+        strong = at_least(value)
+        bet = style.aggression * strong if can_raise else 0.0
+        if not legal.call_amount:
+            if can_raise:
+                bet += style.bluff * (1.0 - strong)
+            call, fold = 1.0 - bet, 0.0
+        else:
+            odds = legal.call_amount / (state.pot + legal.call_amount)
+            needed = max(style.preflop_play if preflop else style.call, min(odds * style.odds_factor, value))
+            call = at_least(needed) - (style.aggression * at_least(max(value, needed)) if can_raise else 0.0)
+            rest = max(0.0, 1.0 - bet - call)
+            bluff = style.bluff / 2 if can_raise else 0.0
+            bet += rest * bluff
+            fold = rest * (1.0 - bluff)
+        weights: dict[Action, float] = {CALL: max(call, 0.0)}
+        if fold > 0.0:
+            weights[FOLD] = fold
+        for fraction in style.sizes:
+            action = _raise_action(self.game, view, fraction, legal)
+            weights[action] = weights.get(action, 0.0) + bet / len(style.sizes)
+        return normalized(weights)
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """The starting-hand class pre-flop in hold'em (the chart's key), else the hole cards."""
+        if self._holdem and not view.state.visible_board():
+            return hand_class(view.hole_cards)
+        return view.hole_cards
+
+    def _strength_at_least(self, view: MatchState) -> Callable[[float], float]:
+        """``t -> P(strength(view) >= t)`` (module docstring)."""
+        state = view.state
+        board = state.visible_board()
+        opponents = sum(1 for p, folded in enumerate(state.folded) if not folded and p != view.position)
+        power = max(opponents, 1)
+        if not board and self._holdem:
+            if self._chart is None:
+                self._chart = push_fold_chart()
+            strength = self._chart.equity[hand_class(view.hole_cards)] ** power
+            return lambda threshold: 1.0 if strength >= threshold else 0.0
+        if not self._holdem or self.game.total_board_cards != 5:
+            raise ActionProbabilitiesError(
+                "styled action probabilities need hold'em (two hole cards, five board cards)"
+            )
+        from pokerbot.strategies.showdown import holding_index  # numba: compiled on first use
+
+        row = self._survival_table(board)[holding_index(view.hole_cards)]
+        levels = _strength_levels(power)
+        return lambda threshold: float(row[bisect_left(levels, threshold)])
+
+    def _survival_table(self, board: tuple[Card, ...]) -> np.ndarray:
+        """For every holding, ``P(2W + T >= k)`` for ``k = 0 .. 2n + 1`` on ``board``."""
+        table = self._survival.get(board)
+        if table is None:
+            board = tuple(sorted(board))
+            table = self._survival.get(board)
+        if table is None:
+            from pokerbot.strategies.showdown import equity_vs_random_all, score_survival
+
+            win, tie = equity_vs_random_all(board)
+            table = score_survival(win, tie, EQUITY_SAMPLES)
+            while len(self._survival) >= KEPT_BOARDS:
+                self._survival.pop(next(iter(self._survival)))
+            self._survival[board] = table
+        return table
 
 
 class Switcher(StyledPlayer):

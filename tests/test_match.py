@@ -13,19 +13,19 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerbot.bot.cli import app
+from pokerbot.bot.loopback import run_loopback_match
 from pokerbot.bot.match import (
     MatchConfigError,
     MatchError,
     make_plan,
     play_plan,
     run_inprocess_match,
-    run_loopback_match,
     strategy_seed,
 )
 from pokerbot.bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.dealing import Dealer
-from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import check_log, parse_state_line
@@ -329,3 +329,32 @@ def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
     assert outcome.illegal_actions["random"] == 0
     log = (tmp_path / "match.log").read_text().splitlines()
     assert "#--t_response 100" in log and check_log(log, game).ok
+
+
+@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
+@pytest.mark.parametrize("game_name", sorted(BUILTIN_GAMES))
+def test_one_engine_in_process_over_the_wire_and_over_tcp_byte_for_byte(game_name: str, tmp_path: Path) -> None:
+    """always-call against random, one seed: the in-process match (straight and through an
+    in-memory wire) and the loopback TCP match write the same log, byte for byte."""
+    game = load_game(game_name)
+    strategy_names = ["always-call"] + ["random"] * (game.num_players - 1)
+    names = unique_player_names(strategy_names)
+    logs = []
+    for mode in ("direct", "wire", "tcp"):
+        folder = tmp_path / mode
+        folder.mkdir()
+        players = create(strategy_names, game, seed=9)
+        options = {"match_name": "same", "game_name": game_name}
+        if mode == "tcp":
+            outcome = run_loopback_match(game, 40, 9, players, names, output_dir=folder, **options)
+        else:
+            log_path = folder / "same.log"
+            outcome = run_inprocess_match(
+                game, 40, 9, players, names, log_path=log_path, wire=mode == "wire", **options
+            )
+        assert outcome.error is None and outcome.hands_played == 40
+        logs.append((folder / "same.log").read_bytes())
+    assert logs[0] == logs[1] == logs[2]
+    lines = logs[0].decode().splitlines()
+    assert lines[0] == f"# name/game/hands/seed same {game_name} 40 9" and lines[-1].startswith("SCORE:")
+    assert check_log(lines, game).ok

@@ -153,7 +153,7 @@ def test_train_prior_command(tmp_path: Path, match_log: Path) -> None:
     ("args", "message"),
     [
         (["--game", "nonsense"], "nonsense"),
-        (["--game", "holdem-limit-2p"], "line 3"),  # a no-limit log read as limit
+        (["--game", "holdem-limit-2p"], "line 5"),  # a no-limit log read as limit: its first STATE line
         (["--game", "holdem-nolimit-2p", "--tree", "oak"], "bad option"),
     ],
 )

@@ -31,7 +31,7 @@ from pokerbot.protocol.session import (
     check_version,
     safe_action,
 )
-from pokerbot.protocol.wire import parse_match_state
+from pokerbot.protocol.wire import format_match_state, parse_match_state
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
 REFERENCE_GAMES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
@@ -362,3 +362,51 @@ def test_the_safe_action_is_legal_wherever_a_player_acts(name: str) -> None:
                 assert view.state.can(safe_action(view))
                 checked += 1
     assert checked > 0
+
+
+# ------------------------------------------------------------ playing without a wire
+def test_act_and_view_play_the_same_match_as_lines() -> None:
+    """The same actions given as Action objects (act) and as response lines (receive): the
+    same STATE lines, values and totals; view() is what the line says."""
+    by_line, by_action = Driver(kuhn_session()), kuhn_session(wire=False)
+    assert by_action.start(0.0) == []  # no lines formatted without a wire
+    lines: list[str] = []
+    logged: list[str] = []
+    script = ["c", "r", "f", "r", "c", "c", "c"]
+    for step in script:
+        seat = by_action.awaiting
+        assert seat is not None and by_line.session.awaiting == seat
+        assert format_match_state(by_action.view(seat)) == by_line.last[seat]
+        lines += [event.line for event in of_type(by_line.act(step), HandLogged)]
+        action = {"c": CALL, "r": LIMIT_RAISE, "f": FOLD}[step]
+        logged += [event.line for event in of_type(by_action.act(seat, action, 0.0), HandLogged)]
+    assert logged == lines and len(lines) == 3
+    assert by_action.totals == by_line.session.totals and by_action.finished
+
+
+def test_act_repairs_refuses_and_times_out() -> None:
+    session = kuhn_session(wire=False, limits=TimeLimits(response_ms=100))
+    session.start(0.0)
+    with pytest.raises(SessionStateError, match="seat 2 \\(B\\) is not to act"):
+        session.act(1, CALL, 0.01)
+    with pytest.raises(SessionStateError, match="use act"):
+        session.receive(0, "MATCHSTATE:0:0::Ks|:c", 0.01)
+    warning, *_ = session.act(0, FOLD, 0.01)  # nothing to call: folding is invalid
+    assert isinstance(warning, DealerWarning) and "invalid action 'f'" in warning.message
+    assert "changed to a call" in warning.message and session.invalid_actions == [1, 0]
+    (aborted,) = session.act(1, CALL, 0.2)
+    assert isinstance(aborted, MatchAborted) and "response limit of 100 ms" in aborted.reason
+
+
+def test_a_logged_hand_carries_its_final_state_and_seating() -> None:
+    session = DealerSession(load_game("kuhn3p"), 2, 5, ["A", "B", "C"], wire=False)
+    session.start(0.0)
+    hands: list[HandLogged] = []
+    while not session.finished:
+        seat = session.awaiting
+        assert seat is not None
+        hands += of_type(session.act(seat, CALL, 0.0), HandLogged)
+    assert [hand.seats for hand in hands] == [(0, 1, 2), (1, 2, 0)]
+    for hand in hands:
+        assert hand.state.finished and hand.line.endswith(":" + "|".join("ABC"[s] for s in hand.seats))
+        assert hand.values == dict(zip(["ABC"[s] for s in hand.seats], hand.state.values()))

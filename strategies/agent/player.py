@@ -18,6 +18,14 @@ three-player hold'em, below):
 * after every hand (:meth:`MiximaxAgent.observe`) both models learn the opponent's
   decisions and, at a showdown, its revealed hand strength.
 
+**Action probabilities** (:meth:`MiximaxAgent.action_probabilities`): the agent is
+deterministic given its generator's state (miximax takes the best root action; with a
+temperature, maximix samples the soft-max of the root values, which is then the
+distribution), so a view is answered by running the decision and putting the generator and
+the hand's showdown model back as they were; the answer and the state after it are kept,
+and a :meth:`MiximaxAgent.decide` for the same view that follows replays them instead of
+searching again. One answer after the chart costs one search (``costly_probabilities``).
+
 The models and their prior (:func:`models.prior.models_for_game`) are made at the first
 decision or observation. Each decision searches until ``min(deadline - safety_margin,
 now + time_budget)`` (seconds). All randomness comes from the constructor's seed.
@@ -45,9 +53,11 @@ now + time_budget)`` (seconds). All randomness comes from the constructor's seed
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -78,7 +88,7 @@ from pokerbot.strategies.agent.preflop_adapt import (
     steal_action,
 )
 from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
-from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.base import ActionProbabilities, Strategy
 
 
 class AgentSettings(BaseModel):
@@ -186,6 +196,8 @@ class MiximaxAgent(Strategy):
         self._hand: tuple[tuple[int, tuple[int, ...]], WinModel | Mapping[int, WinModel]] | None = None
         self.last_result: SearchResult | None = None
         """The last search's result (for benchmarks and logs)."""
+        self._asked: tuple[Hashable, ActionProbabilities, Action, tuple[Any, ...]] | None = None
+        """The last :meth:`action_probabilities` answer: view key, probabilities, action, state after."""
 
     # ---------------------------------------------------------------- parts
     def _uses_chart(self, state: HandState) -> bool:
@@ -224,7 +236,49 @@ class MiximaxAgent(Strategy):
 
     # ------------------------------------------------------------- decisions
     def decide(self, view: MatchState, deadline: float) -> Action:
-        """Chart pre-flop, search otherwise; always a legal action (check/call as fallback)."""
+        """Chart pre-flop, search otherwise; always a legal action (check/call as fallback).
+        Right after :meth:`action_probabilities` for the same view, its decision is replayed."""
+        asked, self._asked = self._asked, None
+        if asked is not None and asked[0] == _view_key(view):
+            self.rng.setstate(asked[3][0])
+            self._hand, self.last_result = asked[3][1], asked[3][2]
+            return asked[2]
+        return self._decide(view, deadline)
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The distribution :meth:`decide` takes its action from in ``view`` (module docstring):
+        one search (the time budget from now), the agent's state left as it was."""
+        key = _view_key(view)
+        if self._asked is not None and self._asked[0] == key:
+            return dict(self._asked[1])
+        before = (self.rng.getstate(), self._hand, self.last_result)
+        action = self._decide(view, time.monotonic() + self.settings.time_budget + self.settings.safety_margin)
+        after = (self.rng.getstate(), self._hand, self.last_result)
+        self.rng.setstate(before[0])
+        self._hand, self.last_result = before[1], before[2]
+        probabilities = {action: 1.0}
+        result = after[2]
+        temperature = self.settings.search.temperature * self.game.big_blind
+        if temperature > 0.0 and result is not None and result.values and not self._uses_chart(view.state):
+            top = max(value for _, value in result.values)
+            probabilities = {}
+            for branch, value in result.values:
+                weight = math.exp((value - top) / temperature)
+                probabilities[branch.action] = probabilities.get(branch.action, 0.0) + weight
+            total = sum(probabilities.values())
+            probabilities = {a: w / total for a, w in probabilities.items()}
+        self._asked = (key, probabilities, action, after)
+        return dict(probabilities)
+
+    def costly_probabilities(self, view: MatchState) -> bool:
+        """True where a search decides (everywhere but the pre-flop chart)."""
+        return not self._uses_chart(view.state)
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        """The starting-hand class where the pre-flop chart decides, else the hole cards."""
+        return class_of(view.hole_cards) if self._uses_chart(view.state) else view.hole_cards
+
+    def _decide(self, view: MatchState, deadline: float) -> Action:
         state = view.state
         if self._uses_chart(state):
             if self.game.num_players == 2:
@@ -391,6 +445,12 @@ class MiximaxAgent(Strategy):
         for position, (action_model, strength_model) in self.opponent_models(view.position).items():
             action_model.learn_hand(view, opponent=position)
             strength_model.learn_hand(view, opponent=position)
+
+
+def _view_key(view: MatchState) -> Hashable:
+    """What identifies a decision: hand, seat, cards and betting."""
+    state = view.state
+    return (view.hand_number, view.position, view.hole_cards, state.visible_board(), state.betting_string())
 
 
 class _ModelAdapter:
