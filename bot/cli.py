@@ -69,7 +69,14 @@ COMMANDS: dict[str, CommandEntry] = {
         "kit_app",
         "Make a competition kit (pokerbot kit OUTDIR ...) or check one (pokerbot kit check OUTDIR).",
     ),
-    "log": CommandEntry("pokerbot.bot.log_cli", "log_app", "Tools for ACPC match logs."),
+    "web": CommandEntry(
+        "pokerbot.bot.web_cli",
+        "web",
+        "Serve a web page where you take a seat against any strategy, or watch two play.",
+    ),
+    "log": CommandEntry(
+        "pokerbot.bot.log_cli", "log_app", "Check and convert hand histories (ACPC logs, PHH, PokerStars)."
+    ),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(
         "pokerbot.bot.experiment_cli", "experiment_app", "Experiments that measure pokerbot's components."

@@ -51,7 +51,7 @@ def build(
     outdir: Path = typer.Argument(..., help="The kit's folder (new, or empty)."),
     game: str = typer.Option(..., "--game", "-g", help="A built-in game name or a game definition file."),
     strategy: str | None = typer.Option(
-        None, "--strategy", "-s", help="The strategy to play (default: the game's strongest, as pokerbot play)."
+        None, "--strategy", help="The strategy to play (default: the game's strongest, as pokerbot play)."
     ),
     t_response: float = typer.Option(_DEFAULTS.response_ms, "--t_response", help="Response limit, ms."),
     t_hand: float = typer.Option(_DEFAULTS.hand_ms, "--t_hand", help="Limit per hand, ms."),

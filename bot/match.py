@@ -283,7 +283,7 @@ def make_plan(
     if not 0 <= seed <= 0xFFFFFFFF:
         raise MatchConfigError(f"--seed must be in 0..4294967295, got {seed}")
     for name in strategies:
-        if not registry.info(name.partition(":")[0]).supports(game):
+        if not registry.lookup(name).supports(game):
             raise MatchConfigError(f"strategy {name!r} does not play {game_name}")
     check_players(game, len(strategies), unique_player_names(strategies))
     if duplicate and game.num_players != 2:

@@ -2,8 +2,9 @@
 
 Loopback (the default) runs the dealer and one client per player on 127.0.0.1 in one event
 loop; ``--in-process`` plays the same hands without sockets. Results: a table (chips,
-mbb/hand and its 95 % confidence interval), optionally ``--json``, and in ``--out`` the match
-log(s) and ``bankroll.png`` (cumulative chips per player against hand number).
+mbb/hand and its 95 % confidence interval, totals in big blinds), optionally ``--json``, and in
+``--out`` the match log(s) and ``bankroll.png`` (cumulative big blinds per player against hand
+number); the paths written are printed on standard error.
 Exit status: 0 on success, 1 when the match fails, 2 on bad usage.
 """
 
@@ -22,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pokerbot.bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
+from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.bot.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
@@ -44,13 +46,13 @@ def match_command(
     players: list[str] | None = typer.Option(
         None,
         "--players",
-        "-p",
-        help=f"Strategy of each seat: --players A B ... (default: the game's strongest, e.g. miximax:0.02 "
-        f"in heads-up hold'em, then {DEFAULT_OPPONENT}).",
+        help=f"Strategy of each seat: --players A B ..., a registered name or your own file.py:Class or "
+        f"module:Class (default: the game's strongest, e.g. miximax:0.02 in heads-up hold'em, then "
+        f"{DEFAULT_OPPONENT}).",
     ),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal twice, seats exchanged (2 players)."),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
-    out: Path = typer.Option(Path("match-output"), "--out", help="Folder for the log(s) and bankroll.png."),
+    out: Path = typer.Option(Path("match-output"), "--out", "-o", help="Folder for the log(s) and bankroll.png."),
     in_process: bool = typer.Option(False, "--in-process", help="No dealer or sockets: play in this process."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     fixed_seats: bool = typer.Option(False, "--fixed-seats", help="Seats do not rotate between hands."),
@@ -75,12 +77,17 @@ def match_command(
             output_dir=out,
             match_name=name,
         )
-    except (GameDefinitionError, UnknownStrategyError, MatchConfigError) as error:
+        prepare_output(out, folder=True)
+        prepare_output(json_path)
+    except (GameDefinitionError, UnknownStrategyError, MatchConfigError, OutputFolderError) as error:
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
     started = time.perf_counter()
     try:
         outcomes = _play(plan, registry, quiet)
+    except UnknownStrategyError as error:  # a strategy's argument or file, found bad when it is built
+        errors.print(f"error: {error}", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
     except ModuleNotFoundError as error:
         if error.name not in LOOPBACK_MODULES:
             raise
@@ -95,6 +102,7 @@ def match_command(
     plot = _plot(plan, outcomes)
     if json_path is not None:
         json_path.write_text(json.dumps(_report(plan, outcomes, stats, elapsed, plot), indent=2) + "\n")
+    announce([*(o.log_path for o in outcomes), plot, json_path])
     failed = [o.error for o in outcomes if o.error is not None]
     if failed:
         errors.print(f"error: the match stopped early: {failed[0]}", markup=False, soft_wrap=True)
@@ -132,7 +140,7 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
     unit = "deals, duplicate" if plan.duplicate else "hands"
     mode = "in-process" if plan.in_process else "loopback"
     table = Table(title=f"{plan.game_name}: {hands} {unit}, seed {plan.seed}, {mode}, {elapsed:.1f} s")
-    for header in ("player", "strategy", "total chips", "mbb/hand", "95% CI"):
+    for header in ("player", "strategy", "total (big blinds)", "mbb/hand", "95% CI"):
         table.add_column(header, justify="left" if header in ("player", "strategy") else "right")
     small = is_small_game(plan.game.big_blind)
     if small:
@@ -141,7 +149,7 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
         row = [
             player.name,
             strategy,
-            _fmt(player.total, 1 if player.total % 1 else 0),
+            _fmt(player.total / plan.game.big_blind, 2),
             _fmt(player.mbb_per_hand),
             f"± {_fmt(player.mbb_ci95)}",
         ]
@@ -208,13 +216,14 @@ def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
     deals = min(len(o.per_hand_values) for o in outcomes)
     for player in plan.names:
         running, series = 0.0, [0.0]
+        big_blind = plan.game.big_blind
         for hand in range(deals):
-            running += sum(o.per_hand_values[hand].get(player, 0.0) for o in outcomes)
+            running += sum(o.per_hand_values[hand].get(player, 0.0) for o in outcomes) / big_blind
             series.append(running)
         axes.plot(range(deals + 1), series, label=player, linewidth=1.2)
     axes.axhline(0.0, color="grey", linewidth=0.6)
     axes.set_xlabel("deal" if plan.duplicate else "hand")
-    axes.set_ylabel("cumulative winnings (chips)")
+    axes.set_ylabel("cumulative winnings (big blinds)")
     axes.set_title(f"{plan.game_name}, seed {plan.seed}" + (" (duplicate)" if plan.duplicate else ""))
     axes.legend(loc="best")
     figure.tight_layout()

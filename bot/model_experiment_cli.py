@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerbot.bot.match import MatchError, run_inprocess_match, strategy_seed
+from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.models.config import ModelConfig
 from pokerbot.models.errors import ModelError
 from pokerbot.models.evaluation import Report, prequential
@@ -185,7 +186,10 @@ def write_plot(report: Report, path: Path, title: str) -> None:
 
 @experiment_app.command("model-learning")
 def model_learning(
-    opponent: str = typer.Option(..., "--opponent", help="The opponent's strategy (a registry name)."),
+    opponent_argument: str | None = typer.Argument(
+        None, metavar="OPPONENT", help="The opponent's strategy (a registry name or file.py:Class)."
+    ),
+    opponent_option: str | None = typer.Option(None, "--opponent", help="The same as OPPONENT (older spelling)."),
     hands: int = typer.Option(500, "--hands", "-n", help="Hands to play."),
     every: int = typer.Option(50, "--every", "-k", help="Report every K hands."),
     game: str = typer.Option("holdem-nolimit-2p", "--game", "-g", help="A built-in game name or a game file."),
@@ -202,8 +206,18 @@ def model_learning(
         errors.print(f"error: {message}", markup=False, soft_wrap=True)
         return typer.Exit(2)
 
+    if opponent_argument and opponent_option and opponent_argument != opponent_option:
+        raise fail(f"two opponents given: {opponent_argument} and --opponent {opponent_option}")
+    opponent = opponent_argument or opponent_option
+    if not opponent:
+        raise fail("name the opponent: pokerbot experiment model-learning OPPONENT (e.g. calling-station)")
     if hands < 1 or every < 1:
         raise fail("--hands and --every must be positive")
+    try:
+        prepare_output(json_path)
+        prepare_output(plot)
+    except OutputFolderError as error:
+        raise fail(str(error)) from None
     try:
         game_definition = load_game(game)
         prior = load_prior(prior_path) if prior_path is not None else None
@@ -213,7 +227,7 @@ def model_learning(
             raise fail("the experiment needs a 2-player game")
         registry = default_registry()
         for name in (hero, opponent):
-            registry.info(name)
+            registry.lookup(name)
         started = time.perf_counter()
         report = run_model_learning(game_definition, opponent, hands, every, seed, hero, prior)
     except (GameDefinitionError, UnknownStrategyError, ModelError) as error:
@@ -240,6 +254,7 @@ def model_learning(
             write_plot(report, plot, title)
     except OSError as error:
         raise fail(f"cannot write output: {error}") from None
+    announce([json_path, plot])
 
 
 __all__ = ["experiment_app", "model_learning", "play_views", "run_model_learning", "write_plot"]

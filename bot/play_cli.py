@@ -1,4 +1,10 @@
-"""``pokerbot play``: connect a strategy to a dealer seat and play the match.
+"""``pokerbot play``: connect a strategy (or a person, ``--human``) to a dealer seat and play.
+
+The strategy is a registered name, ``path/to/file.py:Class`` or ``module:Class``
+(:mod:`pokerbot.strategies.loading`). With ``--human`` a person plays at this terminal
+(:mod:`pokerbot.bot.human_terminal`); the client then sets no time limit of its own (start
+the dealer with generous limits, e.g. ``--t_per_hand 3600000``). At the end the final score
+(hands, chips won, mbb/hand) is printed on standard output.
 
 Exit status: 0 when the match ended normally (the dealer closed the connection between
 hands), 1 when the dealer could not be reached or the match broke off, 2 on bad usage
@@ -17,12 +23,16 @@ import structlog
 import typer
 
 from pokerbot.bot.client import DealerConnectionError, play_match
+from pokerbot.bot.human_terminal import TerminalHuman
 from pokerbot.bot.transports import TransportURLError, transport_for
 from pokerbot.bot.transports.base import format_host
-from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.errors import GameDefinitionError, IncompleteHandError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
-from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.protocol.matchlog import format_value
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
 
@@ -57,10 +67,10 @@ def play(
     strategy: str | None = typer.Option(
         None,
         "--strategy",
-        "-s",
-        help="A registered strategy name, e.g. always-call (omitted or empty: the game's strongest: "
-        "miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
+        help="A registered strategy name, e.g. always-call, or your own path/to/file.py:Class or module:Class "
+        "(omitted or empty: the game's strongest: miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
     ),
+    human: bool = typer.Option(False, "--human", help="A person plays this seat, typing actions at this terminal."),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
     url: str | None = typer.Option(
@@ -80,7 +90,7 @@ def play(
     t_per_hand: float = typer.Option(
         TimeLimits().per_hand_ms, "--t_per_hand", min=1e-3, help="The dealer's average per hand, in ms (as its flag)."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the strategy's randomness."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the strategy's randomness."),
     log_format: LogFormat = typer.Option(LogFormat.console, "--log-format", help="console or json."),
     connect_timeout: float = typer.Option(
         10.0, "--connect-timeout", help="Keep retrying to connect for this many seconds."
@@ -95,12 +105,18 @@ def play(
     except GameDefinitionError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    name = strategy or default_strategy(game_definition)
+    if human and strategy:
+        errors("error: --human and --strategy exclude each other (the person is the strategy)", err=True)
+        raise typer.Exit(2)
+    name = "human" if human else (strategy or default_strategy(game_definition))
     try:
-        player = default_registry().create(name, game_definition, seed)
+        inner = (
+            TerminalHuman(game_definition, seed) if human else default_registry().create(name, game_definition, seed)
+        )
     except UnknownStrategyError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    player = ScoreKeeper(inner)
     log.info("strategy", name=name, game=game)
     seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
     if seat is None:
@@ -114,7 +130,8 @@ def play(
     if token is not None and not transport.supports_token:
         errors(f"error: --token needs a transport that carries tokens (a ws:// URL), not {seat}", err=True)
         raise typer.Exit(2)
-    limits = TimeLimits(t_response, t_hand, t_per_hand)
+    # A person's seat sets no time limit of its own (the dealer's limits still apply).
+    limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
     try:
         result = asyncio.run(
             play_match(
@@ -132,6 +149,41 @@ def play(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+    typer.echo(player.score_line(name))
     if result.error is not None:
         log.error("match_failed", error=result.error, hands=result.hands_played)
         raise typer.Exit(1)
+
+
+HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
+"""The client's limits for a person: none of its own (the dealer's limits still apply)."""
+
+
+class ScoreKeeper(Strategy):
+    """Plays like ``inner`` and adds up this seat's chips over the finished hands it observes."""
+
+    def __init__(self, inner: Strategy) -> None:
+        super().__init__(inner.game)
+        self.inner = inner
+        self.name = inner.name
+        self.hands = 0
+        self.total = 0.0
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """The inner strategy's action."""
+        return self.inner.decide(view, deadline)
+
+    def observe(self, view: MatchState) -> None:
+        """Count the hand's value for this seat, then let the inner strategy observe it."""
+        self.hands += 1
+        try:
+            self.total += view.state.values()[view.position]
+        except IncompleteHandError:  # the dealer did not show a card the showdown needs
+            pass
+        self.inner.observe(view)
+
+    def score_line(self, name: str) -> str:
+        """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
+        big_blind = self.game.big_blind
+        rate = 1000.0 * self.total / big_blind / self.hands if self.hands else 0.0
+        return f"final score of {name}: {self.hands} hands, {format_value(self.total)} chips ({rate:+.1f} mbb/hand)"

@@ -32,6 +32,7 @@ from pathlib import Path
 import typer
 
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.bot.outputs import OutputFolderError, prepare_output
 from pokerbot.models.config import PriorConfig
 from pokerbot.models.errors import ModelError
 from pokerbot.models.prior import DEFAULT_PRIOR_FILES, Prior, PriorTrainer, save_prior
@@ -85,6 +86,10 @@ def train_prior(
         raise _fail(str(error)) from None
     except ValueError as error:
         raise _fail(f"bad option: {error}") from None
+    try:
+        prepare_output(out)
+    except OutputFolderError as error:
+        raise _fail(str(error)) from None
     trainer = PriorTrainer(game_definition, config)
     started = time.perf_counter()
     for path in logs:

@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.solvers.errors import SolverError
@@ -49,9 +50,9 @@ def _load_tree(game_name: str) -> tuple[Game, PublicTree]:
 
 def solve(
     game: str = typer.Argument(..., help="A built-in game (kuhn, kuhn3p, leduc) or a game definition file."),
-    algorithm: str = typer.Option("cfr+", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
-    iterations: int | None = typer.Option(None, "--iterations", "-n", help="Iterations to run."),
-    seconds: float | None = typer.Option(None, "--seconds", "-s", help="Solver seconds to run (evaluations excluded)."),
+    algorithm: str = typer.Option("cfr+", "--algorithm", help=f"One of: {', '.join(ALGORITHMS)}."),
+    iterations: int | None = typer.Option(None, "--iterations", "-i", help="Iterations to run."),
+    seconds: float | None = typer.Option(None, "--seconds", help="Solver seconds to run (evaluations excluded)."),
     out: Path = typer.Option(..., "--out", "-o", help="Where to write the policy JSON."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the sampling solvers."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a log-log convergence plot (PNG) here."),
@@ -77,6 +78,11 @@ def solve(
         if algorithm not in ("os-mccfr", "es-mccfr") or samples < 1:
             raise _fail("--samples takes a positive number and applies to os-mccfr and es-mccfr only")
         options["samples"] = samples
+    try:
+        prepare_output(out)
+        prepare_output(plot)
+    except OutputFolderError as error:
+        raise _fail(str(error)) from None
     game_def, tree = _load_tree(game)
     console = Console(stderr=True)
     total = float(iterations if iterations is not None else seconds)  # type: ignore[arg-type]
@@ -125,6 +131,7 @@ def solve(
     typer.echo(f"exploitability {report.exploitability:.6f} chips/hand (NashConv {report.nash_conv:.6f})")
     typer.echo("values per position: " + ", ".join(f"{v:+.6f}" for v in report.values))
     typer.echo(f"policy: {out} ({len(policy)} information sets)")
+    announce([out, plot])
 
 
 def write_plot(result: SolveResult, path: Path, title: str) -> None:

@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from pokerbot.protocol.errors import LogFormatError, ProtocolError
-from pokerbot.protocol.game import Game
+from pokerbot.protocol.errors import GameDefinitionError, LogFormatError, ProtocolError
+from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MAX_HAND_NUMBER, format_cards, read_cards, replay_betting
 
@@ -127,6 +128,62 @@ def same_value(logged: float, computed: float) -> bool:
     return format_value(logged) == format_value(computed)
 
 
+REFERENCE_GAME_FILES: dict[str, str] = {
+    "kuhn.limit.2p.game": "kuhn",
+    "kuhn.limit.3p.game": "kuhn3p",
+    "leduc.limit.2p.game": "leduc",
+    "holdem.limit.2p.reverse_blinds.game": "holdem-limit-2p",
+    "holdem.nolimit.2p.reverse_blinds.game": "holdem-nolimit-2p",
+    "holdem.limit.3p.game": "holdem-limit-3p",
+    "holdem.nolimit.3p.game": "holdem-nolimit-3p",
+}
+"""The reference dealer's game files (as its log headers name them) that are built-in games."""
+HEADER_PREFIX = "# name/game/hands/seed "
+
+
+def game_label_of(header: Sequence[str]) -> str | None:
+    """The game a log header names (``# name/game/hands/seed NAME GAME HANDS SEED``), or None."""
+    for line in header:
+        if line.startswith(HEADER_PREFIX):
+            fields = line[len(HEADER_PREFIX) :].split()
+            if len(fields) == 4:
+                return fields[1]
+    return None
+
+
+def game_from_header(header: Sequence[str], folder: Path | None = None) -> tuple[Game, str]:
+    """The game a log's header names, and how it was found; raises GameDefinitionError.
+
+    The label is a built-in game name, one of the reference dealer's game files
+    (:data:`REFERENCE_GAME_FILES`), or a game file: looked for as written, then in ``folder``
+    (the log's folder).
+    """
+    label = game_label_of(header)
+    if label is None:
+        raise GameDefinitionError("the log has no '# name/game/hands/seed' header line naming its game; give --game")
+    if label in BUILTIN_GAMES:
+        return load_game(label), label
+    builtin = REFERENCE_GAME_FILES.get(Path(label).name)
+    if builtin is not None:
+        return load_game(builtin), builtin
+    for candidate in (Path(label), *(() if folder is None else (folder / label, folder / Path(label).name))):
+        if candidate.is_file():
+            return load_game(str(candidate)), str(candidate)
+    raise GameDefinitionError(
+        f"the log's header names the game {label!r}, which is no built-in game or file; give --game"
+    )
+
+
+def read_header(lines: Iterable[str]) -> list[str]:
+    """The ``#`` lines at the top of a log."""
+    header = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        header.append(line.rstrip("\r\n"))
+    return header
+
+
 @dataclass
 class LogReport:
     """What :func:`check_log` found: totals by player and every disagreement."""
@@ -136,6 +193,8 @@ class LogReport:
     problems: list[str] = field(default_factory=list)
     score: LoggedScore | None = None
     header: list[str] = field(default_factory=list)
+    stopped_at: int | None = None
+    """The line where checking stopped after ``max_problems`` problems (None: read to the end)."""
 
     @property
     def ok(self) -> bool:
@@ -146,8 +205,8 @@ class LogReport:
 def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogReport:
     """Replay a log: legality, cards, each value, and the ``SCORE`` against the sums.
 
-    Problems are reported as ``line N: what disagrees``; checking goes on after a problem,
-    up to ``max_problems`` of them.
+    Problems are reported as ``line N: what disagrees``; checking goes on after a problem
+    and stops at the ``max_problems``-th (:attr:`LogReport.stopped_at` says where).
     """
     report = LogReport()
 
@@ -157,6 +216,9 @@ def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogRe
 
     last_number = 0
     for number, raw in enumerate(lines, start=1):
+        if len(report.problems) >= max_problems:
+            report.stopped_at = number - 1
+            return report
         last_number = number
         line = raw.rstrip("\r\n")
         if not line:
@@ -204,3 +266,54 @@ def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogRe
     if report.score is None:
         problem(last_number, "no SCORE line")
     return report
+
+
+@dataclass(frozen=True)
+class MatchLog:
+    """A whole log: its header lines, every hand in order, and the SCORE line (if any)."""
+
+    header: list[str]
+    hands: list[LoggedHand]
+    score: LoggedScore | None
+
+
+def read_log(lines: Iterable[str], game: Game) -> MatchLog:
+    """Parse every line of a log; raises LogFormatError naming the first bad line."""
+    header: list[str] = []
+    hands: list[LoggedHand] = []
+    score: LoggedScore | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        try:
+            if not line:
+                continue
+            if line.startswith("#"):
+                if not hands:
+                    header.append(line)
+            elif line.startswith("SCORE"):
+                score = parse_score_line(line)
+            else:
+                hands.append(parse_state_line(line, game))
+        except LogFormatError as error:
+            raise LogFormatError(f"line {number}: {error}") from None
+    return MatchLog(header, hands, score)
+
+
+def builtin_name(game: Game) -> str | None:
+    """The built-in name of ``game``, if it is one."""
+    return next((name for name in BUILTIN_GAMES if load_game(name) == game), None)
+
+
+def format_log(hands: Sequence[LoggedHand], game_label: str, match_name: str = "match", seed: int = 0) -> list[str]:
+    """An ACPC log (without line ends) of ``hands``: header, STATE lines and the SCORE line
+    (totals in the order of the first hand's players)."""
+    lines = [f"{HEADER_PREFIX}{match_name} {game_label} {len(hands)} {seed}"]
+    totals: dict[str, float] = {}
+    for hand in hands:
+        lines.append(format_state_line(hand.hand_number, hand.state, hand.names))
+        for name, value in zip(hand.names, hand.state.values()):
+            totals[name] = totals.get(name, 0.0) + value
+    if hands:
+        names = list(hands[0].names) + sorted(set(totals) - set(hands[0].names))
+        lines.append(format_score_line([totals[name] for name in names], names))
+    return lines

@@ -123,10 +123,17 @@ class StrategyInfo:
 
 
 class StrategyRegistry:
-    """Strategies by name. :func:`default_registry` holds the built-in ones."""
+    """Strategies by name. :func:`default_registry` holds the built-in ones.
 
-    def __init__(self) -> None:
+    With a ``spec_loader``, a name that is not registered is handed to it: it returns the
+    factory of a strategy loaded from a file or module (``mybot.py:MyBot``), or None when
+    the name is no such spec (see :mod:`pokerbot.strategies.loading`).
+    """
+
+    def __init__(self, spec_loader: Callable[[str], StrategyFactory | None] | None = None) -> None:
         self._entries: dict[str, StrategyInfo] = {}
+        self._spec_loader = spec_loader
+        self._loaded: dict[str, StrategyInfo] = {}
 
     def register(self, info: StrategyInfo) -> None:
         """Add ``info``; a name may be registered once."""
@@ -142,13 +149,33 @@ class StrategyRegistry:
         """The entry for ``name``; raises UnknownStrategyError listing the known names."""
         entry = self._entries.get(name)
         if entry is None:
-            raise UnknownStrategyError(f"unknown strategy {name!r}: known strategies are {', '.join(self.names())}")
+            how = ", or a class of your own as path/to/file.py:Class or module:Class" if self._spec_loader else ""
+            raise UnknownStrategyError(
+                f"unknown strategy {name!r}: known strategies are {', '.join(self.names())}{how}"
+            )
         return entry
 
+    def lookup(self, name: str) -> StrategyInfo:
+        """The entry for ``name``, ``name:argument`` or a loadable spec (``file.py:Class``,
+        ``module:Class``, which is imported here); raises UnknownStrategyError."""
+        base = name.partition(":")[0]
+        if base in self._entries or self._spec_loader is None:
+            return self.info(base)
+        loaded = self._loaded.get(name)
+        if loaded is None:
+            factory = self._spec_loader(name)
+            if factory is None:
+                return self.info(base)
+            loaded = StrategyInfo(name=name, factory=factory, summary=f"Loaded from {name}.")
+            self._loaded[name] = loaded
+        return loaded
+
     def create(self, name: str, game: Game, seed: int | None = None) -> Strategy:
-        """A new strategy ``name`` (or ``name:argument``) for ``game``."""
+        """A new strategy ``name`` (or ``name:argument``, or a loadable spec) for ``game``."""
+        entry = self.lookup(name)
+        if entry.name == name and name not in self._entries:  # loaded from a file or module
+            return entry.factory(game, seed)
         base, has_argument, argument = name.partition(":")
-        entry = self.info(base)
         if entry.argument is not None and not entry.argument_optional and not (has_argument and argument):
             raise UnknownStrategyError(f"strategy {base!r} needs an argument: {base}:{entry.argument}")
         if entry.argument is None and has_argument:

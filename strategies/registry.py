@@ -2,13 +2,16 @@
 
 Baselines (:mod:`pokerbot.strategies.baselines`) and the styled opponents (:mod:`pokerbot.strategies.styled`:
 ``tight-aggressive``, ``tight-passive``, ``loose-aggressive``, ``loose-passive``,
-``calling-station``, ``maniac``, ``nit``, ``bluffer``, ``switcher``).
+``calling-station``, ``maniac``, ``nit``, ``bluffer``, ``switcher``), the agents, the strategies
+that installed packages declare (entry-point group ``pokerbot.strategies``), and, through
+:mod:`pokerbot.strategies.loading`, any class named as ``path/to/file.py:Class`` or
+``module:Class``.
 """
 
 from __future__ import annotations
 
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.base import Strategy, StrategyInfo, StrategyRegistry
+from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
 from pokerbot.strategies.baselines import (
     AlwaysAllIn,
     AlwaysCall,
@@ -16,6 +19,13 @@ from pokerbot.strategies.baselines import (
     AlwaysRaise,
     PushFold,
     RandomPlayer,
+)
+from pokerbot.strategies.loading import (
+    entry_point_factory,
+    entry_point_summary,
+    installed_strategies,
+    is_spec,
+    load_factory,
 )
 from pokerbot.strategies.styled import STYLES, SWITCHER_SUMMARY, Switcher, plays_styled, styled_factory
 
@@ -99,9 +109,15 @@ def default_strategy(game: Game, *, fast: bool = False) -> str:
     return "always-raise"
 
 
+def _load_spec(name: str) -> StrategyFactory | None:
+    return load_factory(name) if is_spec(name) else None
+
+
 def default_registry() -> StrategyRegistry:
-    """A new registry holding every built-in strategy, each with a one-line summary."""
-    registry = StrategyRegistry()
+    """A new registry holding every built-in strategy, each with a one-line summary, then the
+    installed ones (a name already taken by a built-in strategy keeps its built-in meaning);
+    names of the form ``file.py:Class`` or ``module:Class`` are loaded when asked for."""
+    registry = StrategyRegistry(spec_loader=_load_spec)
     for cls, summary in _SUMMARIES:
         registry.register(StrategyInfo(name=cls.name, factory=cls, summary=summary))
     registry.register(
@@ -158,4 +174,11 @@ def default_registry() -> StrategyRegistry:
             name=Switcher.name, factory=styled_factory(Switcher.name), summary=SWITCHER_SUMMARY, supports=plays_styled
         )
     )
+    taken = set(registry.names())
+    for name, entry in installed_strategies():
+        if name not in taken:
+            taken.add(name)
+            registry.register(
+                StrategyInfo(name=name, factory=entry_point_factory(entry), summary=entry_point_summary(entry))
+            )
     return registry

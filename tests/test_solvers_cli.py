@@ -31,7 +31,7 @@ def test_solve_writes_policy_and_plot(tmp_path):
 
 def test_solve_by_seconds(tmp_path):
     out = tmp_path / "p.json"
-    arguments = ["solve", "kuhn", "-a", "es-mccfr", "--seconds", "0.3", "--seed", "1", "--out", str(out)]
+    arguments = ["solve", "kuhn", "--algorithm", "es-mccfr", "--seconds", "0.3", "--seed", "1", "--out", str(out)]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     assert Policy.load(out).meta["seed"] == 1
@@ -61,7 +61,7 @@ def test_exploitability_text_of_a_policy(tmp_path):
         ["exploitability", "holdem-nolimit-2p", "uniform"],
         ["solve", "kuhn", "--iterations", "5", "--seconds", "1", "--out", "x.json"],
         ["solve", "kuhn", "--out", "x.json"],
-        ["solve", "kuhn", "-a", "magic", "--iterations", "5", "--out", "x.json"],
+        ["solve", "kuhn", "--algorithm", "magic", "--iterations", "5", "--out", "x.json"],
     ],
 )
 def test_bad_usage_exits_2(arguments):

@@ -1,0 +1,42 @@
+"""Output files of the commands: folders made before the work starts, and where files went.
+
+Every command that writes files creates the folders it needs before it starts working (so a
+missing folder never costs a finished match or run), and names each file it wrote, one line
+each on standard error (``wrote PATH``), so that standard output keeps only the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import typer
+
+
+class OutputFolderError(OSError):
+    """A folder for an output file cannot be created (the message names it and why)."""
+
+
+def prepare_output(path: Path | None, *, folder: bool = False) -> Path | None:
+    """Create the folder ``path`` will be written in (``path`` itself when ``folder``); returns
+    ``path``. Raises :class:`OutputFolderError` with a one-line message."""
+    if path is None:
+        return None
+    target = path if folder else path.parent
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFolderError(f"cannot create the folder {target} for {path}: {error.strerror or error}") from None
+    if not folder and path.is_dir():
+        raise OutputFolderError(f"{path} is a folder; give a file name")
+    return path
+
+
+def announce(paths: Iterable[Path | None]) -> None:
+    """Print ``wrote PATH`` on standard error for each written file (None entries skipped)."""
+    for path in paths:
+        if path is not None:
+            typer.echo(f"wrote {path}", err=True)
+
+
+__all__ = ["OutputFolderError", "announce", "prepare_output"]
