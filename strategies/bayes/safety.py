@@ -7,60 +7,59 @@ chips; values are per hand for the position played.
 
 **Ledger.** ``r_p`` is the value our equilibrium ``pi*`` guarantees in position ``p`` (its
 worst case: the game value up to the equilibrium's own exploitability). The *budget* ``k``
-starts at 0. Before a hand in position ``p`` the learner may play any profile ``sigma``
-whose worst case ``w(sigma)`` (its value against a best response) is at least
-``r_p - k``. After the hand
+is what may be risked in the next hand; it starts at the *allowance* ``a`` (chips per hand,
+default 0). Before a hand in position ``p`` the learner draws a response ``beta`` with
+probability ``lam`` and ``pi*`` otherwise, where ``lam (r_p - w(beta)) <= k`` and ``w(beta)``
+is ``beta``'s value against a best response (:meth:`SafetyLedger.share` gives the largest
+such ``lam``). After the hand
 
-    k  <-  k + (w(sigma) - r_p) + g
+    k  <-  k  -  lam (r_p - w(beta))  +  g  +  a
 
 where ``g >= 0`` is a lower bound, computable from the hand record, of the opponent's
-*mistakes* against ``sigma`` in that hand (below). Since ``w(sigma) >= r_p - k``, ``k``
-never becomes negative.
+*mistakes* against the profile actually played (below). So ``k >= a >= 0`` always.
 
 **Gifts.** At an information set ``I`` of the opponent (its cards ``c`` and the public
-history) let ``Q(I, a)`` be what it expects from action ``a`` followed by a best response
-to ``sigma``, given its information (our cards weighted by ``sigma``'s reach and by chance),
-and ``Q(I) = max_a Q(I, a)``. Its *regret* for playing ``a`` is ``Q(I) - Q(I, a) >= 0``. The
-expected value of any opponent behaviour ``tau`` telescopes along the hand:
+history) let ``Q(I, b)`` be what it expects from action ``b`` followed by a best response
+to our profile ``sigma``, given its information (our cards weighted by ``sigma``'s reach and
+by chance), and ``Q(I) = max_b Q(I, b)``. Its *regret* for playing ``b`` is ``Q(I) - Q(I, b)
+>= 0``. The expected value of any opponent behaviour ``tau`` telescopes along the hand:
 
-    u(sigma, tau)  =  w(sigma)  +  E[ sum over the opponent's decisions d of Q(I_d) - Q(I_d, a_d) ]
+    u(sigma, tau)  =  w(sigma)  +  E[ sum over the opponent's decisions d of Q(I_d) - Q(I_d, b_d) ]
 
 (the opponent's best-response value minus its expected regrets; every other step of the
-telescoping sum has conditional mean zero given the opponent's information). After a
-showdown the opponent's cards are known and the sum is exact; after a fold they are not,
-and ``g`` is its minimum over the opponent hands consistent with the view, so ``g`` never
-exceeds the true sum. Chips actually won are never used: luck is not a gift (Ganzfried
-and Sandholm show that risking realised winnings, RWYW, is not safe).
+telescoping sum has conditional mean zero given the opponent's information; a test checks
+the identity exactly). After a showdown the opponent's cards are known and the sum is
+exact; after a fold they are not, and ``g`` is its minimum over the opponent hands
+consistent with the view, so ``g`` never exceeds the true sum. Chips actually won are
+never used: luck is not a gift (Ganzfried and Sandholm show that risking realised
+winnings, RWYW, is not safe).
 
-**Guarantee.** With a starting budget ``k_1 = s`` (the *stake*, 0 by default), for every
-opponent, adaptive or not, and every number of hands ``T``:
+**Guarantee.** For every opponent, adaptive or not, and every number of hands ``T``:
 
-    E[ total winnings ]  >=  sum over hands t of r_{p_t}  +  E[ k_{T+1} ] - s  >=  sum of r_{p_t}  -  s,
+    E[ total winnings ]  >=  sum over hands t of r_{p_t}  -  a T,
 
-i.e. with ``s = 0`` the learner never does worse in expectation than its equilibrium
-guarantees, and with a stake it never loses more than ``s`` chips beyond that over a whole
-match, however long. Proof: conditioned on the history before hand ``t`` (which fixes
-``sigma_t``, ``k_t`` and the opponent's behaviour ``tau_t`` for the hand), ``E[u_t] =
-w(sigma_t) + E[true regrets] >= w(sigma_t) + E[g_t] = r_{p_t} + E[k_{t+1} - k_t]``; summing
-over ``t`` and taking expectations telescopes ``k`` from ``k_1 = s``, and ``k_{T+1} >= 0``
-always.
+i.e. with ``a = 0`` the learner never does worse in expectation than its equilibrium
+guarantees. Proof: conditioned on the history before hand ``t`` (which fixes ``k_t``,
+``beta_t``, ``lam_t`` and the opponent's behaviour ``tau_t`` for the hand, which cannot see
+our draw), the identity gives ``E[u_t] = (1 - lam) (r + E[G(pi*)]) + lam (w(beta) + E[G(beta)])
+>= r - lam (r - w(beta)) + E[g_t] = r + E[k_{t+1} - k_t] - a`` (``G``: the true regrets,
+``g_t <= G`` of the profile drawn). Summing over ``t`` telescopes ``k`` from ``k_1 = a`` to
+``k_{T+1} >= a``.
 
-**Why a stake.** A strictly safe rule (``s = 0``) may leave ``pi*`` only after gifts, and
-some weak opponents never give any: in Kuhn every P2 strategy of seed 000's family (eta, xi),
-O1-O6 included, is a best response to every P1 equilibrium, so against them every P1
-equilibrium earns exactly the game value, no gift is ever booked, and *no* strictly safe
-rule can earn more (a rule that leaves the equilibrium after some history reachable by such
-an opponent can be punished there by one that switches to a best response). Once a small
-stake is spent on leaning towards a response, the opponent's choices stop being
-indifferent against the profile played and its mistakes become gifts that refill the
-budget.
+**Why an allowance.** A strictly safe rule (``a = 0``) may leave ``pi*`` only after gifts,
+and some weak opponents never give any: in Kuhn every P2 strategy of seed 000's family
+(eta, xi), O1-O6 included, is a best response to every P1 equilibrium, so against them
+every P1 equilibrium earns exactly the game value, no gift is ever booked, and *no*
+strictly safe rule can earn more (a rule that leaves the equilibrium after some history
+reachable by such an opponent can be punished there by one that switches to a best
+response). An allowance pays for leaning towards a response; the opponent's choices then
+stop being indifferent against the profile played and its mistakes become gifts.
 
-**Mixing.** To spend a budget smaller than what a response ``beta`` risks (``r_p - w(beta)``)
-the learner plays the behavioural mixture whose realisation weights are ``(1 - lam) pi* +
-lam beta`` (:func:`mix`, in sequence form, so values are linear in ``lam``): its worst
-case is at least ``(1 - lam) r_p + lam w(beta)``, so ``lam = min(1, k / (r_p - w(beta)))``
-keeps the constraint (:meth:`SafetyLedger.share`). Against the equilibrium itself the
-opponent makes no mistakes, ``k`` stays 0 and ``pi*`` is played.
+**Drawing, not mixing.** The response is drawn for the whole hand, and the gifts are
+measured against the profile drawn: against a best response the opponent's mistakes show
+at showdowns, whereas against a behavioural mixture of ``beta`` and ``pi*`` (equally safe)
+they hide more often behind folds. Against the equilibrium itself the opponent makes no
+mistakes, ``k`` stays at the allowance and, with ``a = 0``, ``pi*`` is played.
 """
 
 from __future__ import annotations
