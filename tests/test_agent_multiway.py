@@ -18,7 +18,8 @@ from pokerbot.protocol.game import BUILTIN_GAMES, load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.agent.equity import RangeWinModel
-from pokerbot.strategies.agent.player import MiximaxAgent, multiway_preflop_code, plays
+from pokerbot.strategies.agent.player import MiximaxAgent, plays
+from pokerbot.strategies.agent.preflop_policy import multiway_code
 from pokerbot.strategies.agent.search import ProductWinModel, SearchError, SearchSettings, search
 from pokerbot.strategies.registry import default_registry, default_strategy
 from tests.conftest import play_random_hand
@@ -237,11 +238,11 @@ def _preflop_view(hole: str, position: int, actions: Sequence[Action] = ()) -> M
 def test_multiway_preflop_rule() -> None:
     state = HandState(NOLIMIT3)  # the button (position 2) acts first: to call 100 into 150
     assert state.current_player == 2
-    assert multiway_preflop_code(state, 2, 0.852**2, 2, 3.0) == "r"  # AA
-    assert multiway_preflop_code(state, 2, 0.346**2, 2, 3.0) == "f"  # 72o
+    assert multiway_code(state, 2, 0.852**2, 2, 3.0) == "r"  # AA
+    assert multiway_code(state, 2, 0.346**2, 2, 3.0) == "f"  # 72o
     state.apply(CALL)
     state.apply(CALL)
-    assert multiway_preflop_code(state, 1, 0.346**2, 2, 3.0) == "c"  # free check in the big blind
+    assert multiway_code(state, 1, 0.346**2, 2, 3.0) == "c"  # free check in the big blind
     agent = MiximaxAgent(NOLIMIT3, 1)
     assert agent.decide(_preflop_view("AsAd", 2), time.monotonic() + 5.0) == Action.raise_to(300)
     assert agent.decide(_preflop_view("7h2c", 2), time.monotonic() + 5.0) == FOLD

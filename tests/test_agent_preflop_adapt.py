@@ -1,4 +1,4 @@
-"""The pre-flop adaptations to the opponent model (strategies.agent.preflop_adapt)."""
+"""The pre-flop adaptations to the opponent model (strategies.agent.preflop_policy)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.agent.preflop import class_combos, load_chart
-from pokerbot.strategies.agent.preflop_adapt import (
+from pokerbot.strategies.agent.preflop_policy import (
     COMBINATIONS,
     PreflopAdaptation,
     assumed_share,

@@ -56,11 +56,11 @@ import eval7.xorshift_rand
 from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
 from pokerbot.models.features import showdown_context
 from pokerbot.models.handstrength import board_texture, hand_strength
-from pokerbot.models.hoeffding import HandStrengthModel
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.cards import CARD_STRINGS, Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent.opponents import OpponentShowdownModel
 
 _EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
 MC_ITERATIONS = 2000
@@ -192,7 +192,7 @@ class ModelWinModel(RangeWinModel):
         self,
         game: Game,
         hole: Sequence[Card],
-        model: HandStrengthModel,
+        model: OpponentShowdownModel,
         opponent: int,
         seed: int = 0,
         mc_iterations: int = MC_ITERATIONS,

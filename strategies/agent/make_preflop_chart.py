@@ -55,6 +55,15 @@ from pokerbot.strategies.agent.preflop import (
     all_classes,
     class_combos,
 )
+from pokerbot.strategies.agent.preflop_policy import (
+    ALL_IN_EQUITY,
+    MIN_RANGE,
+    OPEN_EQUITY,
+    RAISE_EQUITY,
+    RAISE_MULTIPLE,
+    RANGE_SCALE,
+    REALISATION,
+)
 
 ITERATIONS = 20_000
 SEED = 20_260_522
@@ -64,13 +73,6 @@ STACK_BUCKETS_BB = (2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 30.0, 
 FACED_BUCKETS_BB = (1.0, 2.0, 3.0, 4.0, 6.0, 9.0, 13.0, 20.0, 30.0, 50.0, 100.0, 200.0, 400.0)
 """The opponent's chips in (big blinds) the chart is computed at; same lookup rule."""
 FICTITIOUS_PLAY_ITERATIONS = 400
-RANGE_SCALE = 1.5
-MIN_RANGE = 0.02
-RAISE_MULTIPLE = 3.0
-OPEN_EQUITY = 0.50
-RAISE_EQUITY = 0.56
-ALL_IN_EQUITY = 0.62
-REALISATION = 0.85
 
 
 def _eval7(card: Card) -> eval7.Card:
