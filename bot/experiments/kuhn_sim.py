@@ -5,7 +5,7 @@ P2 ``(eta, xi)``, both without dominated strategies, every parameter an array ov
 :func:`ev` is the paper's equation (1) (P1's expected chips per hand), :func:`outcomes`
 the exact distribution of P1's chips in one hand (``-2, -1, +1, +2``), :func:`play` one
 simulated hand of every trial, :func:`observations` the increments of seed 000's counts
-``A .. F`` (:class:`models.bayes.kuhn.KuhnP2Model`) that P1 learns from it.
+``A .. F`` (:class:`bot.experiments.kuhn_models.KuhnP2Model`) that P1 learns from it.
 
 :func:`parameter_learning` runs explore-then-exploit parameter learning (MAP estimates of
 ``(eta, xi)``, best response after the switch) for every switching hand at once, and
@@ -19,8 +19,8 @@ from itertools import product
 
 import numpy as np
 
-from pokerbot.models.bayes.kuhn import KuhnPrior, map_eta, map_xi
-from pokerbot.strategies.bayes.exp4 import SequentialExp4
+from pokerbot.bot.experiments.exp4 import SequentialExp4
+from pokerbot.bot.experiments.kuhn_models import KuhnPrior, map_eta, map_xi
 
 PURE = np.array(list(product((0.0, 1.0), repeat=3)))
 """P1's eight pure strategies S0 .. S7 as ``(alpha, beta, gamma)``."""

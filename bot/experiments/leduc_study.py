@@ -22,7 +22,7 @@ Learners (seed 002, section 4.1):
 * ``adaptive`` - :mod:`pokerbot.strategies.bayes.adaptive`.
 
 Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
-trial, :func:`~strategies.bayes.opponents.skewed_profile`), ``random`` (the ACPC example
+trial, :func:`~bot.experiments.small_game_opponents.skewed_profile`), ``random`` (the ACPC example
 player), ``equilibrium`` (the shipped equilibrium the learners also know) and
 ``near-equilibrium`` (vanilla CFR stopped after 300 iterations: almost unexploitable, but
 not the equilibrium the learners know - a test of the safety rule).
@@ -40,17 +40,18 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from pokerbot.models.bayes.bootstrap import BootstrapModel
+from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
+from pokerbot.bot.experiments.learners import ModelLearner, PortfolioLearner
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_game_opponents import acpc_random_profile, skewed_profile
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import rank_class
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from pokerbot.strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
-from pokerbot.strategies.bayes.opponents import acpc_random_profile, skewed_profile
+from pokerbot.strategies.bayes.learners import Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.equilibria import equilibrium_policy
 from pokerbot.strategies.solvers.profile import profile_from_policy

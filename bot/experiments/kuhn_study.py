@@ -26,15 +26,15 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from pokerbot.models.bayes.kuhn import PRIORS
+from pokerbot.bot.experiments import kuhn_sim as ks
+from pokerbot.bot.experiments.kuhn_models import PRIORS
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_game_opponents import fixed_exploitability_kuhn
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import identity_class
-from pokerbot.strategies.bayes import kuhn_sim as ks
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from pokerbot.strategies.bayes.opponents import fixed_exploitability_kuhn
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.solvers import kuhn
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.profile import profile_from_policy
