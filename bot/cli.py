@@ -64,6 +64,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "train_prior",
         "Train the opponent-model prior (action and hand-strength trees) from ACPC logs.",
     ),
+    "train-rnr": CommandEntry(
+        "pokerbot.bot.abstract_cli",
+        "train_rnr",
+        "Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR.",
+    ),
     "kit": CommandEntry(
         "pokerbot.bot.kit_cli",
         "kit_app",

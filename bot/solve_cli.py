@@ -59,8 +59,32 @@ def solve(
     checkpoints: int = typer.Option(20, "--checkpoints", help="About how many exploitability evaluations."),
     rule: str | None = typer.Option(None, "--rule", help=f"Override the update rule: {', '.join(RULES)}."),
     samples: int | None = typer.Option(None, "--samples", help="Samples per iteration (os-mccfr, es-mccfr)."),
+    buckets: str | None = typer.Option(
+        None, "--buckets", help="Solve the abstract game: EHS buckets per round (hold'em) or 'exact' (small games)."
+    ),
+    scheme: str = typer.Option("width", "--scheme", help="With --buckets: width (equal width) or percentile."),
+    deals: Path | None = typer.Option(None, "--deals", help="With --buckets: EHS tables file (built when missing)."),
+    boards: int = typer.Option(10_000, "--boards", help="Boards of new EHS tables."),
+    deals_seed: int = typer.Option(0, "--deals-seed", help="Seed of the boards of new EHS tables."),
+    checkpoint: Path | None = typer.Option(None, "--checkpoint", help="With --buckets: resume from / save to."),
+    checkpoint_every: int = typer.Option(10_000_000, "--checkpoint-every", help="Iterations between checkpoints."),
+    snapshots: Path | None = typer.Option(None, "--snapshots", help="With --buckets: a policy at each checkpoint."),
+    epsilon: float = typer.Option(0.6, "--epsilon", help="With --buckets: exploration of os-mccfr and mcrnr."),
+    exploration: float | None = typer.Option(None, "--exploration", help="MCTS's C in chips (17 big blinds)."),
+    model: Path | None = typer.Option(None, "--model", help="mcrnr: the opponent model (pokerbot train-rnr)."),
+    p: float = typer.Option(0.75, "--p", help="mcrnr: confidence in the model."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm and write the average policy to --out."""
+    if buckets is not None:
+        from pokerbot.bot.abstract_cli import run_solve
+
+        if iterations is None:
+            raise _fail("abstract games are solved for --iterations")
+        run_solve(
+            game, algorithm, iterations, out, seed or 0, buckets, scheme, deals, boards, deals_seed, checkpoint,
+            checkpoint_every, snapshots, epsilon, exploration, model, p,
+        )  # fmt: skip
+        return
     if algorithm not in ALGORITHMS:
         raise _fail(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
     if (iterations is None) == (seconds is None):
@@ -160,8 +184,16 @@ def exploitability(
     game: str = typer.Argument(..., help="A built-in game (kuhn, kuhn3p, leduc) or a game definition file."),
     policy: str = typer.Argument(..., help="A policy JSON file, or 'uniform' for uniform random play."),
     json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
+    samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
+    seed: int = typer.Option(12345, "--seed", help="Abstract hold'em policies: seed of the deal samples."),
 ) -> None:
     """Print NashConv, exploitability, best-response values and values of POLICY in GAME."""
+    if policy.endswith(".npz"):
+        from pokerbot.bot.abstract_cli import abstract_report
+
+        abstract_report(game, Path(policy), deals, samples, seed, json_output)
+        return
     game_def, tree = _load_tree(game)
     try:
         loaded = uniform_policy(tree) if policy == "uniform" else Policy.load(policy, game_def)

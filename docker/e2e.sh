@@ -65,7 +65,7 @@ cleanup() {
         docker ps -aq --filter "label=com.docker.compose.project=$project" | xargs -r docker rm -f >/dev/null 2>&1
         docker network ls -q --filter "label=com.docker.compose.project=$project" | xargs -r docker network rm >/dev/null 2>&1
     done
-    [[ -n $ROOTFS ]] && rm -rf "$ROOTFS"
+    [[ -n $ROOTFS ]] && remove_rootfs
     if [[ -n $DOCKERD_PID ]]; then
         kill -TERM "$DOCKERD_PID" 2>/dev/null
         local waited=0
@@ -176,6 +176,16 @@ missing_certificates() {
         "$2" "$1"
 }
 
+# Removes the base image's root folder; an interrupted debootstrap may leave /proc, /sys or
+# device nodes of the host mounted in it, so those are unmounted first and never descended into.
+remove_rootfs() {
+    local mounted
+    awk -v root="$ROOTFS/" 'index($2, root) == 1 {print $2}' /proc/mounts | sort -r |
+        while IFS= read -r mounted; do umount -l "$mounted" 2>/dev/null || true; done
+    rm -rf --one-file-system "$ROOTFS"
+    ROOTFS=""
+}
+
 build_local_base() {
     local inputs=$1 mirror
     mirror=${E2E_DEBIAN_MIRROR:-$(host_debian_mirror)}
@@ -215,8 +225,7 @@ build_local_base() {
         --change 'ENV LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt' \
         --change 'CMD ["python3"]' \
         - "$LOCAL_BASE" >/dev/null || die "docker import of the base image failed"
-    rm -rf "$ROOTFS"
-    ROOTFS=""
+    remove_rootfs
     say "built $LOCAL_BASE ($(docker run --rm "$LOCAL_BASE" python3 --version), $count host certificate(s) added)"
 }
 

@@ -11,6 +11,7 @@ that installed packages declare (entry-point group ``pokerbot.strategies``), and
 from __future__ import annotations
 
 from pokerbot.protocol.game import Game
+from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
 from pokerbot.strategies.baselines import (
     AlwaysAllIn,
@@ -109,6 +110,25 @@ def default_strategy(game: Game, *, fast: bool = False) -> str:
     return "always-raise"
 
 
+def _shipped(name: str):  # type: ignore[no-untyped-def]
+    def factory(game: Game, seed: int | None = None) -> Strategy:
+        from pokerbot.strategies.abstract.player import shipped_factory
+
+        return shipped_factory(name)(game, seed)
+
+    return factory
+
+
+def _blueprint(game: Game, seed: int | None = None) -> Strategy:
+    from pokerbot.strategies.abstract.player import blueprint_factory
+
+    return blueprint_factory(game, seed)
+
+
+def _has_blueprint(game: Game) -> bool:
+    return blueprint_name(game) is not None
+
+
 def _load_spec(name: str) -> StrategyFactory | None:
     return load_factory(name) if is_spec(name) else None
 
@@ -163,6 +183,18 @@ def default_registry() -> StrategyRegistry:
             factory=_adaptive,
             summary="Equilibrium first, then Bayesian best responses as the posterior sharpens (Kuhn, Leduc).",
             supports=_small_two_player_limit,
+        )
+    )
+    for name, summary in SHIPPED.items():
+        registry.register(StrategyInfo(name=name, factory=_shipped(name), summary=summary, supports=plays_shipped))
+    registry.register(
+        StrategyInfo(
+            name="blueprint",
+            factory=_blueprint,
+            summary="The game's strongest equilibrium-style policy ("
+            + ", ".join(f"{g}: {n}" for g, n in BLUEPRINTS.items())
+            + ").",
+            supports=_has_blueprint,
         )
     )
     for name, style in STYLES.items():

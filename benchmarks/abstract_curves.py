@@ -1,0 +1,77 @@
+"""Abstract exploitability of policy snapshots against training time, as JSON and a PNG.
+
+    python benchmarks/abstract_curves.py --tables TABLES.npz --out curves.png \
+        --run mccfr10=runs/snap-mccfr10 --run mccfr100=runs/snap-mccfr100 [--deals 100000] [--every 2]
+
+Each ``--run NAME=DIR`` is a ``pokerbot solve ... --snapshots DIR`` folder; every ``--every``-th
+snapshot (and the last) is measured with
+:func:`pokerbot.strategies.abstract.best_response.exploitability` (``--deals`` per sample),
+against the solver seconds stored in the snapshot. Prints one JSON line per point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pokerbot.models.buckets.tables import EhsTables
+from pokerbot.strategies.abstract.best_response import exploitability
+from pokerbot.strategies.abstract.game import AbstractGame
+from pokerbot.strategies.abstract.policy import AbstractPolicy
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=Path, required=True)
+    parser.add_argument("--run", action="append", required=True, help="NAME=SNAPSHOT_DIR")
+    parser.add_argument("--out", type=Path, required=True, help="PNG to write (JSON beside it)")
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--every", type=int, default=1)
+    args = parser.parse_args()
+    source = EhsTables.load(args.tables)
+    results: dict[str, list[dict[str, float]]] = {}
+    for spec in args.run:
+        name, _, folder = spec.partition("=")
+        files = sorted(Path(folder).glob("policy-*.npz"))
+        chosen = files[:: args.every]
+        if files and files[-1] not in chosen:
+            chosen.append(files[-1])
+        game = None
+        for path in chosen:
+            policy = AbstractPolicy.load(path)
+            if game is None:
+                game = AbstractGame.build(policy.abstraction, source)
+            report = exploitability(game, policy.probabilities, args.deals)
+            scale = 1000.0 / policy.game.big_blind
+            point = {
+                "iterations": policy.meta["iterations"],
+                "seconds": policy.meta["seconds"],
+                "lower_mbb": report.exploitability_lower * scale,
+                "upper_mbb": report.exploitability_upper * scale,
+            }
+            results.setdefault(name, []).append(point)
+            print(json.dumps({"run": name, **point}), flush=True)
+    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 4.5))
+    for name, points in results.items():
+        seconds = [p["seconds"] / 60 for p in points]
+        line = axis.plot(seconds, [p["upper_mbb"] for p in points], marker="o", label=f"{name} (fitted)")[0]
+        axis.plot(seconds, [p["lower_mbb"] for p in points], marker="x", linestyle="--", color=line.get_color(),
+                  label=f"{name} (held out)")  # fmt: skip
+    axis.set_xlabel("solver minutes (2-core machine, shared)")
+    axis.set_ylabel("abstract exploitability (mbb/hand)")
+    axis.set_yscale("log")
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(args.out, dpi=100)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The betting tree of a two-player ACPC game, flattened to arrays for the numba solvers.
+
+One node per betting history (cards are not in the tree: they enter through the card
+abstraction's buckets). Built by walking :class:`~pokerbot.protocol.hand.HandState`, so who
+acts, legality, round ends and payoffs are the dealer's rules.
+
+* Limit games: the tree is the game's (fold where legal, call, the limit raise).
+* No-limit games: an :class:`ActionAbstraction` picks the raises (fractions of the pot and
+  all-in), so the tree is an abstraction of the betting; mapping real opponent bets onto it
+  (translation) is the player's job.
+
+Arrays (node ``0`` is the root, depth first): ``kind`` (:data:`DECISION` / :data:`TERMINAL`),
+``player`` (0-based position to act), ``round``, ``children[node, k]`` (the node after the
+``k``-th action, ``-1`` past ``num_actions``), ``actions[node]`` (the real ACPC actions in
+that order), ``spent[node, p]`` (chips put in, blinds included). Terminals: ``folder``
+(position that folded, or ``-1`` for a showdown) and ``stake`` (chips the showdown winner
+takes from the loser: the smaller of the two amounts spent). Decision nodes own the
+information-set rows ``infoset_base[node] .. + num_buckets[round] - 1`` (row = base + the
+acting player's bucket in that round).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+
+DECISION, TERMINAL = 0, 1
+MAX_NODES = 5_000_000
+
+
+class BettingTreeError(ValueError):
+    """The betting tree cannot be built, or a real hand leaves it."""
+
+
+@dataclass(frozen=True)
+class ActionAbstraction:
+    """The raises of a no-limit tree: ``raise_to = max_spent + fraction * (pot after calling)``
+    for each of ``pot_fractions`` (clamped into the legal range), plus all-in when
+    ``all_in``; at most ``max_raises`` raises per round (then only fold and call)."""
+
+    pot_fractions: tuple[float, ...] = (0.5, 1.0)
+    all_in: bool = True
+    max_raises: int = 3
+
+    def raises(self, state: HandState) -> list[Action]:
+        """The abstract raises legal in ``state``, smallest first, without duplicates."""
+        legal = state.legal_actions()
+        if not legal.can_raise or state.num_raises() >= self.max_raises:
+            return []
+        low, high = legal.min_raise_to, legal.max_raise_to
+        call_amount = state.max_spent - state.spent[state.current_player or 0]
+        pot_after_call = state.pot + call_amount
+        sizes = {min(max(int(round(state.max_spent + f * pot_after_call)), low), high) for f in self.pot_fractions}
+        if self.all_in:
+            sizes.add(high)
+        return [Action.raise_to(size) for size in sorted(sizes)]
+
+
+@dataclass(frozen=True, eq=False)
+class BettingTree:
+    """A flattened betting tree (see the module docstring). Arrays must not be modified."""
+
+    game: Game
+    kind: np.ndarray
+    player: np.ndarray
+    round: np.ndarray
+    children: np.ndarray
+    num_actions: np.ndarray
+    actions: tuple[tuple[Action, ...], ...]
+    spent: np.ndarray
+    folder: np.ndarray
+    stake: np.ndarray
+    parent: np.ndarray
+    num_buckets: np.ndarray
+    infoset_base: np.ndarray
+    action_abstraction: ActionAbstraction | None
+
+    @property
+    def num_nodes(self) -> int:
+        """Nodes, terminals included."""
+        return int(self.kind.shape[0])
+
+    @property
+    def max_actions(self) -> int:
+        """The most actions at any node (columns of the policy tables)."""
+        return int(self.children.shape[1])
+
+    @cached_property
+    def num_infosets(self) -> int:
+        """Information-set rows (decision nodes times their round's buckets)."""
+        decisions = self.kind == DECISION
+        return int(self.num_buckets[self.round[decisions]].sum())
+
+    @cached_property
+    def decision_nodes(self) -> np.ndarray:
+        """Indices of the decision nodes."""
+        return np.flatnonzero(self.kind == DECISION)
+
+    @cached_property
+    def digest(self) -> str:
+        """A short hash of the tree's shape and buckets: policies are bound to it."""
+        h = hashlib.sha256()
+        for array in (self.kind, self.player, self.round, self.children, self.spent, self.num_buckets):
+            h.update(np.ascontiguousarray(array).tobytes())
+        return h.hexdigest()[:16]
+
+    def terminal_value(self, node: int, showdown_sign: int) -> float:
+        """Position 0's payoff in chips at terminal ``node`` (``showdown_sign``: +1 it wins, 0 tie, -1 loses)."""
+        folder = int(self.folder[node])
+        if folder == 0:
+            return -float(self.spent[node, 0])
+        if folder == 1:
+            return float(self.spent[node, 1])
+        return float(showdown_sign * self.stake[node])
+
+    def node_of(self, state: HandState) -> int:
+        """The node of ``state``'s betting history; :class:`BettingTreeError` if it is not in the tree."""
+        node = 0
+        for _round, _actor, action in state.history():
+            node = self.child(node, action)
+        return node
+
+    def child(self, node: int, action: Action) -> int:
+        """The node after ``action`` at ``node``; :class:`BettingTreeError` if the tree lacks it."""
+        for k, candidate in enumerate(self.actions[node]):
+            if candidate == action:
+                return int(self.children[node, k])
+        raise BettingTreeError(f"action {action} is not in the betting tree at node {node}")
+
+    def __repr__(self) -> str:
+        return (
+            f"BettingTree({self.num_nodes} nodes, {len(self.decision_nodes)} decisions, {self.num_infosets} info sets)"
+        )
+
+
+def _node_actions(state: HandState, abstraction: ActionAbstraction | None) -> list[Action]:
+    actions = [a for a in (FOLD, CALL) if state.can(a)]
+    if state.game.is_nolimit:
+        actions.extend(abstraction.raises(state) if abstraction is not None else [])
+    elif state.can(LIMIT_RAISE):
+        actions.append(LIMIT_RAISE)
+    return actions
+
+
+def build_betting_tree(
+    game: Game, num_buckets: tuple[int, ...] | np.ndarray, action_abstraction: ActionAbstraction | None = None
+) -> BettingTree:
+    """The betting tree of two-player ``game`` with ``num_buckets[round]`` buckets per round.
+
+    No-limit games need ``action_abstraction`` (default :class:`ActionAbstraction`).
+    """
+    if game.num_players != 2:
+        raise BettingTreeError("betting trees are built for two-player games")
+    buckets = np.asarray(num_buckets, dtype=np.int64)
+    if buckets.shape != (game.num_rounds,) or (buckets < 1).any():
+        raise BettingTreeError(f"need a positive bucket count for each of the {game.num_rounds} rounds")
+    if game.is_nolimit and action_abstraction is None:
+        action_abstraction = ActionAbstraction()
+    kind: list[int] = []
+    player: list[int] = []
+    rounds: list[int] = []
+    child_lists: list[list[int]] = []
+    actions: list[tuple[Action, ...]] = []
+    spent: list[tuple[int, int]] = []
+    folder: list[int] = []
+    parent: list[int] = []
+
+    stack: list[tuple[HandState, int, int]] = [(HandState(game), -1, -1)]
+    while stack:
+        state, parent_node, slot = stack.pop()
+        node = len(kind)
+        if node >= MAX_NODES:
+            raise BettingTreeError(f"betting tree larger than {MAX_NODES} nodes: use a coarser action abstraction")
+        if parent_node >= 0:
+            child_lists[parent_node][slot] = node
+        parent.append(parent_node)
+        spent.append((state.spent[0], state.spent[1]))
+        rounds.append(state.round)
+        if state.finished:
+            kind.append(TERMINAL)
+            player.append(-1)
+            folder.append(state.folded.index(True) if any(state.folded) else -1)
+            child_lists.append([])
+            actions.append(())
+            continue
+        kind.append(DECISION)
+        player.append(int(state.current_player))  # type: ignore[arg-type]
+        folder.append(-1)
+        node_actions = _node_actions(state, action_abstraction)
+        actions.append(tuple(node_actions))
+        child_lists.append([-1] * len(node_actions))
+        for k in range(len(node_actions) - 1, -1, -1):
+            child = state.copy()
+            child.apply(node_actions[k])
+            stack.append((child, node, k))
+    width = max(len(c) for c in child_lists)
+    children = np.full((len(kind), width), -1, dtype=np.int64)
+    for node, row in enumerate(child_lists):
+        children[node, : len(row)] = row
+    kind_array = np.array(kind, dtype=np.int64)
+    round_array = np.array(rounds, dtype=np.int64)
+    spent_array = np.array(spent, dtype=np.int64)
+    base = np.full(len(kind), -1, dtype=np.int64)
+    decisions = np.flatnonzero(kind_array == DECISION)
+    sizes = buckets[round_array[decisions]]
+    base[decisions] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return BettingTree(
+        game=game,
+        kind=kind_array,
+        player=np.array(player, dtype=np.int64),
+        round=round_array,
+        children=children,
+        num_actions=np.array([len(c) for c in child_lists], dtype=np.int64),
+        actions=tuple(actions),
+        spent=spent_array,
+        folder=np.array(folder, dtype=np.int64),
+        stake=spent_array.min(axis=1),
+        parent=np.array(parent, dtype=np.int64),
+        num_buckets=buckets,
+        infoset_base=base,
+        action_abstraction=action_abstraction,
+    )
+
+
+__all__ = [
+    "DECISION",
+    "TERMINAL",
+    "ActionAbstraction",
+    "BettingTree",
+    "BettingTreeError",
+    "build_betting_tree",
+]

@@ -1,0 +1,385 @@
+"""The numba hot loops: deal sampling, outcome-sampling MCCFR / MCRNR, external-sampling
+MCCFR and MCTS over a :class:`~pokerbot.strategies.abstract.betting.BettingTree` and
+:class:`~pokerbot.models.buckets.tables.DealTables`.
+
+Every kernel runs ``count`` iterations in one call and takes the generator state
+(:func:`~pokerbot.models.buckets.evaluator.new_rng`) and the iteration counter, so a run cut
+into chunks, or stopped and resumed from a checkpoint, does exactly what one call would.
+Tables are ``float64[games, infosets, max_actions]``; ``games`` is 1, or 2 for MCRNR (game
+``g`` restricts position ``g``). Payoffs are chips.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from pokerbot.models.buckets.evaluator import next_below, next_float
+
+TERMINAL = 1
+MAX_DEPTH = 64
+
+
+@nb.njit(cache=True)
+def sample_deal(
+    state: np.ndarray,
+    hand_masks: np.ndarray,
+    board_masks: np.ndarray,
+    buckets: np.ndarray,
+    strength: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Draw a board and two disjoint hands; write ``out[position, round]`` buckets and return
+    the showdown sign from position 0's side (+1 wins, 0 tie, -1 loses)."""
+    board = next_below(state, board_masks.shape[0])
+    taken = board_masks[board]
+    while True:
+        first = next_below(state, hand_masks.shape[0])
+        if hand_masks[first] & taken == 0:
+            break
+    taken |= hand_masks[first]
+    while True:
+        second = next_below(state, hand_masks.shape[0])
+        if hand_masks[second] & taken == 0:
+            break
+    for r in range(buckets.shape[1]):
+        out[0, r] = buckets[board, r, first]
+        out[1, r] = buckets[board, r, second]
+    a = strength[board, first]
+    b = strength[board, second]
+    return 1 if a > b else (0 if a == b else -1)
+
+
+@nb.njit(cache=True, inline="always")
+def _terminal_value(node: int, sign: int, folder: np.ndarray, spent: np.ndarray, stake: np.ndarray) -> float:
+    who = folder[node]
+    if who == 0:
+        return -float(spent[node, 0])
+    if who == 1:
+        return float(spent[node, 1])
+    return float(sign * stake[node])
+
+
+@nb.njit(cache=True, inline="always")
+def _regret_match(regrets: np.ndarray, g: int, row: int, n: int, out: np.ndarray) -> None:
+    total = 0.0
+    for a in range(n):
+        r = regrets[g, row, a]
+        if r > 0.0:
+            total += r
+    if total > 0.0:
+        for a in range(n):
+            r = regrets[g, row, a]
+            out[a] = r / total if r > 0.0 else 0.0
+    else:
+        for a in range(n):
+            out[a] = 1.0 / n
+
+
+@nb.njit(cache=True, inline="always")
+def _pick(state: np.ndarray, probabilities: np.ndarray, n: int) -> int:
+    u = next_float(state)
+    acc = 0.0
+    for a in range(n - 1):
+        acc += probabilities[a]
+        if u < acc:
+            return a
+    return n - 1
+
+
+@nb.njit(cache=True)
+def os_mccfr(
+    count: int,
+    start: int,
+    state: np.ndarray,
+    children: np.ndarray,
+    num_actions: np.ndarray,
+    player: np.ndarray,
+    rounds: np.ndarray,
+    base: np.ndarray,
+    folder: np.ndarray,
+    spent: np.ndarray,
+    stake: np.ndarray,
+    hand_masks: np.ndarray,
+    board_masks: np.ndarray,
+    buckets: np.ndarray,
+    strength: np.ndarray,
+    regrets: np.ndarray,
+    cumulative: np.ndarray,
+    last_visit: np.ndarray,
+    epsilon: float,
+    fixed: np.ndarray,
+    p_fixed: float,
+) -> None:
+    """Iterations ``start + 1 .. start + count`` of outcome-sampling MCCFR (seed 001 Algorithm 1).
+
+    With two games in the tables this is MCRNR (Algorithm 2): iteration ``t`` plays game
+    ``t % 2`` whose position ``g`` is restricted; a hidden coin puts the iteration in the
+    restricted subtree with probability ``p_fixed``, where position ``g`` follows ``fixed``
+    (no regrets or averages for it there); otherwise both positions regret-match.
+    """
+    width = children.shape[1]
+    games = regrets.shape[0]
+    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    path_row = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_player = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_action = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_n = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_fixed = np.zeros(MAX_DEPTH, dtype=np.bool_)
+    path_own = np.zeros(MAX_DEPTH)
+    path_other = np.zeros(MAX_DEPTH)
+    path_sigma = np.zeros((MAX_DEPTH, width))
+    sampling = np.zeros(width)
+    reach = np.zeros(2)
+    for step in range(count):
+        t = start + step + 1
+        g = t % games
+        sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+        restricted = games == 2 and next_float(state) < p_fixed
+        reach[0] = 1.0
+        reach[1] = 1.0
+        q = 1.0
+        node = 0
+        depth = 0
+        while num_actions[node] > 0:
+            p = player[node]
+            n = num_actions[node]
+            row = base[node] + deal[p, rounds[node]]
+            sigma = path_sigma[depth]
+            is_fixed = restricted and p == g
+            if is_fixed:
+                for a in range(n):
+                    sigma[a] = fixed[row, a]
+            else:
+                _regret_match(regrets, g, row, n, sigma)
+            for a in range(n):
+                sampling[a] = epsilon / n + (1.0 - epsilon) * sigma[a]
+            a = _pick(state, sampling, n)
+            path_row[depth] = row
+            path_player[depth] = p
+            path_action[depth] = a
+            path_n[depth] = n
+            path_fixed[depth] = is_fixed
+            path_own[depth] = reach[p]
+            path_other[depth] = reach[1 - p]
+            reach[p] *= sigma[a]
+            q *= sampling[a]
+            node = children[node, a]
+            depth += 1
+        value0 = _terminal_value(node, sign, folder, spent, stake)
+        tail = 1.0
+        for d in range(depth - 1, -1, -1):
+            a = path_action[d]
+            sigma = path_sigma[d]
+            if not path_fixed[d]:
+                p = path_player[d]
+                row = path_row[d]
+                n = path_n[d]
+                utility = value0 if p == 0 else -value0
+                w = utility * path_other[d] / q
+                lag = t - last_visit[g, row]
+                for b in range(n):
+                    if b == a:
+                        regrets[g, row, b] += w * tail * (1.0 - sigma[a])
+                    else:
+                        regrets[g, row, b] -= w * tail * sigma[a]
+                    cumulative[g, row, b] += lag * path_own[d] * sigma[b]
+                last_visit[g, row] = t
+            tail *= sigma[a]
+
+
+@nb.njit(cache=True)
+def _es_traverse(
+    traverser: int,
+    sign: int,
+    deal: np.ndarray,
+    state: np.ndarray,
+    children: np.ndarray,
+    num_actions: np.ndarray,
+    player: np.ndarray,
+    rounds: np.ndarray,
+    base: np.ndarray,
+    folder: np.ndarray,
+    spent: np.ndarray,
+    stake: np.ndarray,
+    regrets: np.ndarray,
+    cumulative: np.ndarray,
+    frames: np.ndarray,
+    sigmas: np.ndarray,
+    values: np.ndarray,
+) -> float:
+    """One external-sampling traversal for ``traverser`` (depth first, with an explicit stack:
+    ``frames[depth] = (node, phase, action, row)``, phase 0 entering, 1 exploring, 2 passing)."""
+    depth = 0
+    frames[0, 0] = 0
+    frames[0, 1] = 0
+    result = 0.0
+    while depth >= 0:
+        node = frames[depth, 0]
+        phase = frames[depth, 1]
+        if phase == 0:
+            n = num_actions[node]
+            if n == 0:
+                value0 = _terminal_value(node, sign, folder, spent, stake)
+                result = value0 if traverser == 0 else -value0
+                depth -= 1
+                continue
+            p = player[node]
+            row = base[node] + deal[p, rounds[node]]
+            frames[depth, 3] = row
+            sigma = sigmas[depth]
+            _regret_match(regrets, 0, row, n, sigma)
+            if p != traverser:
+                for a in range(n):
+                    cumulative[0, row, a] += sigma[a]
+                a = _pick(state, sigma, n)
+                frames[depth, 1] = 2
+            else:
+                a = 0
+                frames[depth, 1] = 1
+            frames[depth, 2] = a
+            frames[depth + 1, 0] = children[node, a]
+            frames[depth + 1, 1] = 0
+            depth += 1
+        elif phase == 1:
+            a = frames[depth, 2]
+            values[depth, a] = result
+            n = num_actions[node]
+            if a + 1 < n:
+                frames[depth, 2] = a + 1
+                frames[depth + 1, 0] = children[node, a + 1]
+                frames[depth + 1, 1] = 0
+                depth += 1
+            else:
+                row = frames[depth, 3]
+                sigma = sigmas[depth]
+                value = 0.0
+                for b in range(n):
+                    value += sigma[b] * values[depth, b]
+                for b in range(n):
+                    regrets[0, row, b] += values[depth, b] - value
+                result = value
+                depth -= 1
+        else:
+            depth -= 1
+    return result
+
+
+@nb.njit(cache=True)
+def es_mccfr(
+    count: int,
+    start: int,
+    state: np.ndarray,
+    children: np.ndarray,
+    num_actions: np.ndarray,
+    player: np.ndarray,
+    rounds: np.ndarray,
+    base: np.ndarray,
+    folder: np.ndarray,
+    spent: np.ndarray,
+    stake: np.ndarray,
+    hand_masks: np.ndarray,
+    board_masks: np.ndarray,
+    buckets: np.ndarray,
+    strength: np.ndarray,
+    regrets: np.ndarray,
+    cumulative: np.ndarray,
+) -> None:
+    """External-sampling MCCFR: each iteration deals once per traverser (position 0, then 1),
+    explores all the traverser's actions and samples the opponent's; the opponent's average
+    strategy accumulates its current strategy where it acts."""
+    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    frames = np.zeros((MAX_DEPTH, 4), dtype=np.int64)
+    sigmas = np.zeros((MAX_DEPTH, children.shape[1]))
+    values = np.zeros((MAX_DEPTH, children.shape[1]))
+    for _ in range(count):
+        for traverser in range(2):
+            sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+            _es_traverse(
+                traverser, sign, deal, state, children, num_actions, player, rounds, base, folder, spent,
+                stake, regrets, cumulative, frames, sigmas, values,
+            )  # fmt: skip
+
+
+@nb.njit(cache=True)
+def mcts(
+    count: int,
+    state: np.ndarray,
+    children: np.ndarray,
+    num_actions: np.ndarray,
+    player: np.ndarray,
+    rounds: np.ndarray,
+    base: np.ndarray,
+    folder: np.ndarray,
+    spent: np.ndarray,
+    stake: np.ndarray,
+    hand_masks: np.ndarray,
+    board_masks: np.ndarray,
+    buckets: np.ndarray,
+    strength: np.ndarray,
+    visits: np.ndarray,
+    totals: np.ndarray,
+    exploration: float,
+) -> None:
+    """Monte-Carlo tree search over information sets with UCT (seed 001 section 3.2.1).
+
+    ``visits[0, row, a]`` counts the simulations that took action ``a`` at information set
+    ``row``, ``totals[0, row, a]`` sums the acting player's payoffs (chips) that followed.
+    Selection and the on-policy simulation both take ``argmax v_a + C sqrt(ln n_I / n_a)``
+    (untried actions first, ties to a random one); the policy is the visit shares.
+    """
+    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    path_row = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_player = np.zeros(MAX_DEPTH, dtype=np.int64)
+    path_action = np.zeros(MAX_DEPTH, dtype=np.int64)
+    for _ in range(count):
+        sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+        node = 0
+        depth = 0
+        while num_actions[node] > 0:
+            p = player[node]
+            n = num_actions[node]
+            row = base[node] + deal[p, rounds[node]]
+            seen = 0.0
+            untried = 0
+            for a in range(n):
+                seen += visits[0, row, a]
+                if visits[0, row, a] == 0.0:
+                    untried += 1
+            if untried > 0:
+                k = next_below(state, untried)
+                for a in range(n):
+                    if visits[0, row, a] == 0.0:
+                        if k == 0:
+                            choice = a
+                            break
+                        k -= 1
+            else:
+                best = -np.inf
+                ties = 0
+                choice = 0
+                log_seen = np.log(seen)
+                for a in range(n):
+                    score = totals[0, row, a] / visits[0, row, a] + exploration * np.sqrt(log_seen / visits[0, row, a])
+                    if score > best:
+                        best = score
+                        choice = a
+                        ties = 1
+                    elif score == best:
+                        ties += 1
+                        if next_below(state, ties) == 0:
+                            choice = a
+            path_row[depth] = row
+            path_player[depth] = p
+            path_action[depth] = choice
+            node = children[node, choice]
+            depth += 1
+        value0 = _terminal_value(node, sign, folder, spent, stake)
+        for d in range(depth):
+            row = path_row[d]
+            a = path_action[d]
+            visits[0, row, a] += 1.0
+            totals[0, row, a] += value0 if path_player[d] == 0 else -value0
+
+
+__all__ = ["es_mccfr", "mcts", "os_mccfr", "sample_deal"]

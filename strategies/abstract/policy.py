@@ -1,0 +1,198 @@
+"""Policies of an abstract game: per information set (decision node, bucket) a probability
+for each action of the node, stored as a ``.npz`` bound to the game, the betting tree and
+the card abstraction.
+
+File contents: ``probabilities`` (``float16[infosets, max_actions]``, rows sum to 1 over
+the node's actions), ``meta`` (JSON: game definition text, tree digest, abstraction spec,
+bucket counts, provenance such as algorithm, iterations, seed, seconds).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerbot.models.buckets.abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
+from pokerbot.protocol.game import Game, format_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.infosets import board_text, cards_text
+from pokerbot.strategies.abstract.betting import DECISION, BettingTree, build_betting_tree
+
+FORMAT = "pokerbot.abstract-policy/1"
+
+
+class AbstractPolicyError(ValueError):
+    """A policy file is unreadable, or made for another game, tree or abstraction."""
+
+
+def normalise(tree: BettingTree, weights: np.ndarray) -> np.ndarray:
+    """Rows of ``weights[infoset, action]`` made distributions over each node's actions
+    (uniform where a row has no weight)."""
+    probabilities = np.zeros(weights.shape)
+    for node in tree.decision_nodes:
+        n = int(tree.num_actions[node])
+        rows = slice(int(tree.infoset_base[node]), int(tree.infoset_base[node] + tree.num_buckets[tree.round[node]]))
+        block = np.maximum(weights[rows, :n], 0.0)
+        total = block.sum(axis=1, keepdims=True)
+        probabilities[rows, :n] = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / n)
+    return probabilities
+
+
+class AbstractPolicy:
+    """A policy of an abstract game (see the module docstring)."""
+
+    def __init__(
+        self,
+        tree: BettingTree,
+        abstraction: CardAbstraction,
+        probabilities: np.ndarray,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if probabilities.shape != (tree.num_infosets, tree.max_actions):
+            raise AbstractPolicyError(
+                f"policy table of shape {probabilities.shape}, the tree needs {(tree.num_infosets, tree.max_actions)}"
+            )
+        self.tree = tree
+        self.abstraction = abstraction
+        self.probabilities = probabilities
+        self.meta = dict(meta or {})
+
+    @property
+    def game(self) -> Game:
+        """The real game."""
+        return self.tree.game
+
+    def row(self, node: int, bucket: int) -> np.ndarray:
+        """The action probabilities at decision ``node`` holding ``bucket`` (node's action order)."""
+        n = int(self.tree.num_actions[node])
+        return self.probabilities[int(self.tree.infoset_base[node]) + bucket, :n]
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy (compressed ``.npz``)."""
+        meta = {
+            "format": FORMAT,
+            "game": format_game(self.game),
+            "tree": self.tree.digest,
+            "abstraction": self.abstraction.spec(),
+            "action_abstraction": None
+            if self.tree.action_abstraction is None
+            else {
+                "pot_fractions": list(self.tree.action_abstraction.pot_fractions),
+                "all_in": self.tree.action_abstraction.all_in,
+                "max_raises": self.tree.action_abstraction.max_raises,
+            },
+            **self.meta,
+        }
+        with Path(path).open("wb") as handle:
+            np.savez_compressed(handle, probabilities=self.probabilities.astype(np.float16), meta=json.dumps(meta))
+
+    @classmethod
+    def load(cls, path: str | Path, game: Game | None = None) -> AbstractPolicy:
+        """Read a policy; with ``game``, refuse one made for another game."""
+        from pokerbot.strategies.abstract.betting import ActionAbstraction
+
+        try:
+            with np.load(path) as data:
+                probabilities = data["probabilities"].astype(np.float64)
+                meta = json.loads(str(data["meta"]))
+        except (OSError, KeyError, ValueError) as error:
+            raise AbstractPolicyError(f"{path}: not an abstract policy ({error})") from None
+        if meta.get("format") != FORMAT:
+            raise AbstractPolicyError(f"{path}: not an abstract policy (format {meta.get('format')!r})")
+        policy_game = parse_game(meta["game"])
+        if game is not None and game != policy_game:
+            raise AbstractPolicyError(f"{path}: the policy was made for another game")
+        abstraction = abstraction_from_spec(policy_game, meta["abstraction"])
+        actions = meta.get("action_abstraction")
+        action_abstraction = (
+            None
+            if actions is None
+            else ActionAbstraction(tuple(actions["pot_fractions"]), actions["all_in"], actions["max_raises"])
+        )
+        tree = build_betting_tree(policy_game, abstraction.num_buckets, action_abstraction)
+        if tree.digest != meta["tree"]:
+            raise AbstractPolicyError(f"{path}: the policy's betting tree differs from this game's")
+        own = {
+            k: v for k, v in meta.items() if k not in ("format", "game", "tree", "abstraction", "action_abstraction")
+        }
+        return cls(tree, abstraction, probabilities, own)
+
+    def to_solver_policy(self) -> Any:
+        """The same policy as a :class:`~pokerbot.strategies.solvers.policy.Policy` keyed by
+        information-set keys (exact abstractions of small games only)."""
+        from pokerbot.strategies.solvers.policy import Policy
+
+        if not isinstance(self.abstraction, ExactAbstraction):
+            raise AbstractPolicyError("only policies of exact abstractions convert to keyed policies")
+        game = self.game
+        entries: dict[str, tuple[str, list[float]]] = {}
+        for node, state in _decision_states(self.tree):
+            chars = "".join(str(a)[0] for a in self.tree.actions[node])
+            r = state.round
+            for (hole, board), bucket in self.abstraction._index[r].items():
+                key = cards_text(hole) + board_text(game, board, r) + ":" + state.betting_string()
+                entries[key] = (chars, [float(p) for p in self.row(node, bucket)])
+        return Policy.from_arrays(game, entries, self.meta)
+
+
+def player_rows(tree: BettingTree, position: int) -> np.ndarray:
+    """The information-set rows where ``position`` acts."""
+    rows = [
+        np.arange(int(tree.infoset_base[node]), int(tree.infoset_base[node] + tree.num_buckets[tree.round[node]]))
+        for node in tree.decision_nodes
+        if tree.player[node] == position
+    ]
+    return np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+
+
+def combine(tree: BettingTree, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """A profile table: position 0 plays ``first``'s rows, position 1 ``second``'s."""
+    table = np.array(second, dtype=np.float64)
+    rows = player_rows(tree, 0)
+    table[rows] = first[rows]
+    return table
+
+
+def from_solver_policy(tree: BettingTree, abstraction: ExactAbstraction, policy: Any) -> np.ndarray:
+    """The table of a keyed :class:`~pokerbot.strategies.solvers.policy.Policy` of a small game
+    (exact abstraction); information sets the policy lacks are uniform."""
+    table = normalise(tree, np.zeros((tree.num_infosets, tree.max_actions)))
+    for node, state in _decision_states(tree):
+        chars = "".join(str(a)[0] for a in tree.actions[node])
+        r = state.round
+        for (hole, board), bucket in abstraction._index[r].items():
+            key = cards_text(hole) + board_text(tree.game, board, r) + ":" + state.betting_string()
+            if key in policy:
+                given = dict(zip(policy.actions(key), policy.probabilities(key), strict=True))
+                table[int(tree.infoset_base[node]) + bucket, : len(chars)] = [given.get(c, 0.0) for c in chars]
+    return table
+
+
+def _decision_states(tree: BettingTree) -> list[tuple[int, HandState]]:
+    """Every decision node with a hand state of its betting (no cards)."""
+    out: list[tuple[int, HandState]] = []
+    stack = [(0, HandState(tree.game))]
+    while stack:
+        node, state = stack.pop()
+        if tree.kind[node] != DECISION:
+            continue
+        out.append((node, state))
+        for k, action in enumerate(tree.actions[node]):
+            child = state.copy()
+            child.apply(action)
+            stack.append((int(tree.children[node, k]), child))
+    return out
+
+
+__all__ = [
+    "FORMAT",
+    "AbstractPolicy",
+    "AbstractPolicyError",
+    "combine",
+    "from_solver_policy",
+    "normalise",
+    "player_rows",
+]

@@ -1,0 +1,37 @@
+"""Names of the shipped abstract-game policies and the per-game ``blueprint`` table.
+
+Kept free of numba and the solvers so that the strategy registry can list these names
+without importing them (the players load in :mod:`pokerbot.strategies.abstract.player`).
+"""
+
+from __future__ import annotations
+
+from pokerbot.protocol.game import Game, load_game
+
+SHIPPED: dict[str, str] = {
+    "mccfr10": "Outcome-sampling MCCFR policy, 10 equal-width EHS buckets (seed 001), heads-up limit hold'em.",
+    "mccfr100": "Outcome-sampling MCCFR policy, 100 percentile EHS buckets, heads-up limit hold'em.",
+    "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
+    "mcrnr10": "MCRNR (p = 0.75) counter-strategy to a model of calling-station, 10 EHS buckets, limit hold'em.",
+}
+"""Shipped policy names (files ``strategies/abstract/data/NAME.npz``) and their summaries."""
+SHIPPED_GAME = "holdem-limit-2p"
+"""The built-in game the shipped policies play."""
+BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr10"}
+"""Built-in game name to the shipped policy that ``blueprint`` plays there (one entry per game)."""
+
+
+def plays_shipped(game: Game) -> bool:
+    """True for the game the shipped policies were made for."""
+    return game == load_game(SHIPPED_GAME)
+
+
+def blueprint_name(game: Game) -> str | None:
+    """The shipped policy ``blueprint`` plays in ``game``, or None."""
+    for game_name, policy_name in BLUEPRINTS.items():
+        if game == load_game(game_name):
+            return policy_name
+    return None
+
+
+__all__ = ["BLUEPRINTS", "SHIPPED", "SHIPPED_GAME", "blueprint_name", "plays_shipped"]
