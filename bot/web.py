@@ -212,7 +212,8 @@ class WebServer:
             if bot is None:
                 match.seat_url = url
             else:
-                client = self.loop.create_task(play_match(url, game, bot, limits=limits))
+                # In a thread, not a process of its own: the bot reports its actions to this page.
+                client = self.loop.create_task(play_match(url, game, bot, limits=limits, isolation="thread"))
                 self.bots.add(client)
                 client.add_done_callback(self.bots.discard)
         return {
