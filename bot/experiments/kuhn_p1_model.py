@@ -84,7 +84,7 @@ class KuhnP1Model(OpponentModel):
                 _xlog(m, alpha + gamma),
                 _xlog(k, 2 - alpha - beta),
             ]
-        return sum(terms)
+        return np.sum(terms, axis=0)
 
     def map_parameters(self, sweeps: int = 200, tolerance: float = 1e-10) -> tuple[float, float, float]:
         """The MAP ``(alpha, beta, gamma)`` by coordinate ascent (each step a bisection)."""

@@ -50,7 +50,7 @@ def ev(a: Number, b: Number, g: Number, e: Number, x: Number) -> np.ndarray:
 def best_pure(eta: np.ndarray, xi: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """Index into :data:`PURE` of P1's best response to ``(eta, xi)``; ties are broken
     uniformly at random with ``rng`` (else the first)."""
-    values = np.stack([ev(*s, eta, xi) for s in PURE], axis=-1)
+    values = np.stack([ev(a, b, g, eta, xi) for a, b, g in PURE], axis=-1)
     return argmax_random_ties(values, rng)
 
 
@@ -64,7 +64,7 @@ def argmax_random_ties(values: np.ndarray, rng: np.random.Generator | None) -> n
 
 def best_response_value(eta: np.ndarray, xi: np.ndarray) -> np.ndarray:
     """P1's best-response value against ``(eta, xi)`` (chips per hand)."""
-    return np.max(np.stack([ev(*s, eta, xi) for s in PURE], axis=-1), axis=-1)
+    return np.max(np.stack([ev(a, b, g, eta, xi) for a, b, g in PURE], axis=-1), axis=-1)
 
 
 def outcomes(a: Number, b: Number, g: Number, e: Number, x: Number) -> np.ndarray:
@@ -222,7 +222,7 @@ def strategy_learning(
     the highest-scored expert plays on (ties, e.g. at ``t = 0``, broken at random)."""
     trials = eta.shape[0]
     exp4 = SequentialExp4(len(EXPERTS), 3, rho=rho, psi=psi, runs=trials, seed=int(rng.integers(2**63)))
-    expert_values = np.stack([ev(*s, eta, xi) for s in EXPERTS], axis=1)
+    expert_values = np.stack([ev(a, b, g, eta, xi) for a, b, g in EXPERTS], axis=1)
     best = np.empty((trials, hands + 1), dtype=np.int64)
     value = np.empty((trials, hands))
     chips = np.empty((trials, hands))
