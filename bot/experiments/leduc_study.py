@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ class LeducStudyConfig:
     kappa: float = 0.5
     """Skew strength of the skewed opponents (and portfolio members)."""
     jobs: int = 1
-    adaptive: dict[str, float] = field(default_factory=dict)
+    adaptive: dict[str, Any] = field(default_factory=dict)
 
 
 class _Context:
@@ -183,7 +184,7 @@ def run_trials(config: LeducStudyConfig, opponent: str, learner: str, trials: Se
     return out
 
 
-def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
+def summarise(raw: dict[str, list], hands: int) -> dict[str, Any]:
     """Curve (pairs of hands), band, totals and ceiling of one learner against one opponent."""
     expected = np.array(raw["expected"])
     chips = np.array(raw["chips"])
@@ -215,7 +216,7 @@ def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
     }
 
 
-def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, object]:
+def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
     """Run every learner against every opponent; a JSON-ready dictionary of the figures."""
     say = progress or (lambda message: None)
     for name in config.opponents:
@@ -247,17 +248,17 @@ def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) 
     else:
         for opponent, learner, chunk in tasks:
             collect(opponent, learner, run_trials(config, opponent, learner, chunk.tolist()))
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, dict[str, Any]] = {}
     for (opponent, learner), part in raw.items():
         results.setdefault(opponent, {})[learner] = summarise(part, config.hands)
     return {"results": results, "goals": leduc_goals(results), "config": asdict(config)}
 
 
-def leduc_goals(results: dict[str, dict[str, object]]) -> dict[str, object]:
+def leduc_goals(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Acceptance: adaptive reaches 80 % of the best-response value against ``random`` by
     hand 500; loses less than 0.01 chips per hand against the equilibrium player (and, for
     the record, how it fares against the near-equilibrium player relative to ``pi*``)."""
-    goals: dict[str, object] = {}
+    goals: dict[str, Any] = {}
     adaptive_random = results.get("random", {}).get("adaptive")
     if adaptive_random is not None:
         fraction = adaptive_random["at_500_fraction_of_ceiling"]

@@ -51,7 +51,7 @@ def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = 
 
 def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
     """``KEY=VALUE`` overrides of the adaptive learner's settings (:class:`AdaptiveConfig` fields)."""
-    kinds = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
+    kinds: dict[str, type[Any]] = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
     settings: dict[str, Any] = {}
     for pair in pairs:
         key, equals, text = pair.partition("=")
