@@ -57,7 +57,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "exploitability": CommandEntry(
         "pokerbot.bot.solve_cli",
         "exploitability",
-        "Print NashConv, exploitability, best-response values and values of POLICY in GAME.",
+        "How much a best response wins against STRATEGY in GAME (exact, or local best response).",
     ),
     "train-prior": CommandEntry(
         "pokerbot.bot.prior_cli",

@@ -295,18 +295,19 @@ class _Match:
         """Write each seat's lines; a seat that cannot take them in t_response ends the match."""
         session = self.session
         # The seat to act first: it can think while the others' lines are written.
-        order = sorted(sends, key=lambda seat: seat != session.awaiting)
+        awaiting = session.awaiting
+        order = [awaiting, *(seat for seat in sends if seat != awaiting)] if awaiting in sends else list(sends)
         connections = [self.connections[seat] for seat in order]
         seat = -1
         try:
-            # Writing cannot block while every buffer is far below its high-water mark:
-            # the timer guarding against a seat that stopped reading is then not needed.
-            deadline = (
-                None
-                if not any(c is None or c.backlogged for c in connections)
-                else (asyncio.get_running_loop().time() + self.config.limits.response_seconds)
-            )
-            async with asyncio.timeout_at(deadline):
+            # Writing cannot block while every buffer is far below its high-water mark: the
+            # timer guarding against a seat that stopped reading is then not needed.
+            if not any(c is None or c.backlogged for c in connections):
+                for seat, connection in zip(order, connections):
+                    assert connection is not None
+                    await connection.send_lines(sends[seat])
+                return
+            async with asyncio.timeout(self.config.limits.response_seconds):
                 for seat, connection in zip(order, connections):
                     assert connection is not None
                     await connection.send_lines(sends[seat])

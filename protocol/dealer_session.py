@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.cards import CARD_STRINGS
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import Game
@@ -183,6 +184,8 @@ class DealerSession:
         self._hand_seconds = [0.0] * n
         self._cards: dict[tuple[int, int], str] = {}
         """The current hand's cards field by (position, round), round -1 at the end."""
+        self._card_texts: tuple[list[str], list[str]] | None = None
+        """The current hand's hole cards by position and board cards by round, as text."""
         self._betting = ""
         """The current hand's betting field, extended action by action (never rebuilt)."""
         self._betting_round = 0
@@ -442,6 +445,7 @@ class DealerSession:
         self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
         self._hand_seconds = [0.0] * self.game.num_players
         self._cards.clear()
+        self._card_texts = None
         self._betting, self._betting_round = "", 0
 
     def _new_hand(self, now: float) -> list[DealerEvent]:
@@ -475,11 +479,30 @@ class DealerSession:
             key = (position, -1 if state.finished else state.round)
             shown = cards.get(key)
             if shown is None:
-                shown = cards[key] = format_cards(state, position)
+                shown = cards[key] = self._cards_field(state, position)
             line = f"MATCHSTATE:{position}:{hand}:{betting}:{shown}"
             self._sent[seat] = line
             events.append(Send(seat, line))
         return events
+
+    def _cards_field(self, state: HandState, position: int) -> str:
+        """``position``'s cards field now: what :func:`format_cards` gives, built from the
+        hand's hole and board texts (formatted once per hand) until the showdown."""
+        if state.finished:
+            return format_cards(state, position)
+        texts = self._card_texts
+        if texts is None:
+            game = state.game
+            holes = ["".join(CARD_STRINGS[card] for card in cards or ()) for cards in state.hole_cards]
+            board = state.board_cards
+            rounds = [
+                "".join(CARD_STRINGS[card] for card in board[start : start + count])
+                for start, count in zip(game.board_start, game.num_board_cards)
+            ]
+            texts = self._card_texts = (holes, rounds)
+        holes, rounds = texts
+        mine = "|".join(hole if p == position else "" for p, hole in enumerate(holes))
+        return mine + rounds[0] + "".join("/" + text for text in rounds[1 : state.round + 1])
 
     def _log_hand(self, state: HandState) -> HandLogged:
         seats = tuple(self.seat_of(position) for position in range(self.game.num_players))
