@@ -116,7 +116,8 @@ def play_chunk(chunk: Chunk, progress: Progress) -> ChunkResult:
             first_hand=chunk.first_hand,
         )
         lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.startswith("STATE:")]
-    estimates, known = None, ()
+    estimates = None
+    known: tuple[str, ...] = ()
     if recorders:
         estimates, known = _estimate(game, lines, chunk.names, recorders, imaginary)
     return ChunkResult(

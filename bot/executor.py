@@ -147,8 +147,8 @@ class RayExecutor(Executor):
         self.jobs = min(jobs, cpus) if jobs else cpus
         where = f"cluster at {address}" if address else "local"
         self.description = f"Ray ({where}, {self.jobs} of {cpus} CPUs)"
-        self._remote = ray.remote(num_cpus=1, max_retries=0)(_call)
-        self._progress_actor = ray.remote(num_cpus=0)(_ProgressCounter)
+        self._remote: Any = ray.remote(num_cpus=1, max_retries=0)(_call)
+        self._progress_actor: Any = ray.remote(num_cpus=0)(_ProgressCounter)
 
     def run(
         self,
