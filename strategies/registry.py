@@ -150,7 +150,7 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="policy",
             factory=_policy_player,
-            summary="Plays a saved policy file (pokerbot solve --out; .json tabular, .npz abstract hold'em): policy:PATH.",
+            summary="Plays a saved policy file from pokerbot solve --out (.json tabular, .npz abstract): policy:PATH.",
             argument="PATH",
         )
     )
