@@ -231,6 +231,11 @@ def test_node_budget_argument() -> None:
     game = load_game("holdem-nolimit-2p")
     agent = registry.create("miximax:1500nodes", game, 1)
     assert agent.settings.search.node_budget == 1500  # type: ignore[attr-defined]
+    spelled = registry.create("miximax:search.node_budget=1500", game, 1)
+    assert spelled.settings == agent.settings  # type: ignore[attr-defined]
+    tuned = registry.create("miximax:700nodes,search.temperature=0.5", game, 1)
+    assert tuned.settings.search.node_budget == 700  # type: ignore[attr-defined]
+    assert tuned.settings.search.temperature == 0.5  # type: ignore[attr-defined]
     with pytest.raises(UnknownStrategyError, match="node budget"):
         registry.create("miximax:0nodes", game, 1)
     with pytest.raises(UnknownStrategyError, match="time budget in seconds per decision, got 'fast'"):
