@@ -134,15 +134,22 @@ class RayExecutor(Executor):
                 "logging_level": logging.ERROR,
                 "configure_logging": True,
             }
-            if address is None:
-                options.update(num_cpus=jobs or os.cpu_count() or 1, object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+            if address is None:  # "local": a new instance, even where a cluster runs on this machine
+                options.update(
+                    address="local", num_cpus=jobs or os.cpu_count() or 1, object_store_memory=LOCAL_OBJECT_STORE_BYTES
+                )
             else:
                 options["address"] = address
             try:
                 ray.init(**options)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-                raise ExecutorError(f"cannot start {where}: {error}") from None
+                hint = (
+                    " (a cluster started by 'ray start --head' asks for its token: set RAY_AUTH_MODE=token)"
+                    if address and os.environ.get("RAY_AUTH_MODE") != "token"
+                    else ""
+                )
+                raise ExecutorError(f"cannot start {where}: {error}{hint}") from None
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.jobs = min(jobs, cpus) if jobs else cpus
         where = f"cluster at {address}" if address else "local"
