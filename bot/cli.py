@@ -87,7 +87,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(
-        "pokerbot.bot.experiment_cli", "experiment_app", "Experiments that measure pokerbot's components."
+        "pokerbot.bot.experiments.cli", "experiment_app", "Experiments that measure pokerbot's components."
     ),
 }
 """Every ``pokerbot`` command by name, in the order ``pokerbot --help`` lists them."""

@@ -35,10 +35,12 @@ def load_command(name: str) -> Any:
     entry = COMMANDS[name]
     module = importlib.import_module(entry.module)
     target = getattr(module, entry.attribute)
+    if isinstance(target, typer.Typer):
+        group = typer.main.get_group(target)
+        group.name = name
+        return group
     if entry.raw_argv:
         command = _raw_argv_command(name, target, entry.help)
-    elif isinstance(target, typer.Typer):
-        command = typer.main.get_group(target)
     else:
         context = getattr(module, entry.context) if entry.context else None
         holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
