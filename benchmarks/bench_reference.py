@@ -121,7 +121,7 @@ def run_match(
                 process.returncode = os.waitstatus_to_exitcode(status)
                 dealer_cpu = usage.ru_utime + usage.ru_stime
                 break
-            if time.monotonic() > deadline or any(seat.poll() not in (None, 0) for seat in seats):
+            if time.monotonic() > deadline or any(_failed(seat) for seat in seats):
                 process.kill()  # the reference dealer waits for ever for a seat that died
             size = log.stat().st_size if log.exists() else -1
             if header_size < 0 and size > 0:
@@ -147,6 +147,12 @@ def run_match(
     outcome = Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
     outcome.fallbacks = fallbacks
     return outcome
+
+
+def _failed(process: subprocess.Popen[bytes]) -> bool:
+    """True when ``process`` has ended with an error (it is left to be reaped with its CPU time)."""
+    info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    return info is not None and (info.si_code != os.CLD_EXITED or info.si_status != 0)
 
 
 def _fallbacks(seat_err: Path) -> int:

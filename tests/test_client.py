@@ -210,6 +210,24 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
     assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c"]
 
 
+@pytest.mark.parametrize("isolation", ["inline", "thread", "process"])
+async def test_the_strategy_is_prepared_before_the_first_request(isolation: str) -> None:
+    class NeedsPreparing(Scripted):
+        prepared = False
+
+        def prepare(self) -> None:
+            self.prepared = True
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            if not self.prepared:
+                raise RuntimeError("not prepared")
+            return super().decide(view, deadline)
+
+    dealer = Dealer(HAND_0, {HAND_0[0]})
+    result = await play_against(dealer, NeedsPreparing(KUHN, LIMIT_RAISE), isolation=isolation)
+    assert result.fallbacks == 0 and dealer.received[1] == "MATCHSTATE:0:0::Ks|:r"
+
+
 async def test_the_strategy_gets_its_deadline() -> None:
     strategy = Scripted(KUHN, CALL)
     await play_against(Dealer(HAND_0, {HAND_0[0]}), strategy, time_per_action=0.5)
