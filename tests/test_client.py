@@ -452,3 +452,27 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
         ["observe", "0"],
         ["decide", "1"],
     ]
+
+
+def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from pokerbot.bot import play_cli
+    from pokerbot.bot.client import ClientResult
+
+    seen: list[tuple[bool, int]] = []
+
+    async def fake_play_match(url: str, game: Game, strategy: Strategy, **options: Any) -> ClientResult:
+        seen.append((strategy.preflop._chart is not None, gc.get_freeze_count()))  # type: ignore[attr-defined]
+        return ClientResult(0, 0)
+
+    monkeypatch.setattr(play_cli, "play_match", fake_play_match)
+    frozen_before = gc.get_freeze_count()
+    try:
+        result = CliRunner().invoke(app, ["play", "--game", "holdem-nolimit-2p", "--port", "1"])
+    finally:
+        gc.unfreeze()
+    assert result.exit_code == 0, result.output
+    ((prepared, frozen),) = seen
+    assert prepared  # the chart was loaded before the dealer was reached
+    assert frozen > frozen_before  # and what was loaded is out of the collector's sight
