@@ -70,10 +70,14 @@ class Scripted(Strategy):
 class Dealer:
     """A scripted dealer seat: sends lines, and for each ActionRequired line records the reply."""
 
-    def __init__(self, lines: list[str], requests: set[str], close_early: bool = False) -> None:
+    def __init__(
+        self, lines: list[str], requests: set[str], close_early: bool = False, pauses: dict[str, float] | None = None
+    ) -> None:
         self.lines = lines
         self.requests = requests
         self.close_early = close_early
+        self.pauses = pauses or {}
+        """Seconds to wait after sending a line."""
         self.received: list[str] = []
 
     async def __call__(self, connection: LineConnection) -> None:
@@ -82,6 +86,8 @@ class Dealer:
             await connection.send_lines([line])
             if line in self.requests:
                 self.received.append(await connection.read_line() or "")
+            if line in self.pauses:
+                await asyncio.sleep(self.pauses[line])
 
 
 async def serve(handler: Callable[[LineConnection], Awaitable[None]]) -> tuple[asyncio.Server, int]:
@@ -365,14 +371,39 @@ async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) 
     result = await play_against(dealer, Recording(KUHN, record), isolation="process")
     assert result.error is None and result.fallbacks == 0 and result.hands_played == 2
     lines = [line.split("|") for line in record.read_text().splitlines()]
-    assert [line[:3] for line in lines] == [
-        ["decide", "0", ""],
-        ["observe", "0", "rc"],
-        ["decide", "1", "c"],
-        ["observe", "1", "cc"],
-    ]
+    # Hand 1's request may overtake hand 0's end (a decision goes before a waiting observation).
+    assert [line[:3] for line in lines if line[0] == "decide"] == [["decide", "0", ""], ["decide", "1", "c"]]
+    assert [line[:3] for line in lines if line[0] == "observe"] == [["observe", "0", "rc"], ["observe", "1", "cc"]]
+    assert lines[0][0] == "decide" and lines[-1][:2] == ["observe", "1"]
     pids = {line[3] for line in lines}
     assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
+
+
+def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:
+    """Two hands' ends and a request wait in the strategy process's pipe: the request is
+    answered first, then the hands are observed in order."""
+    import multiprocessing
+
+    from pokerbot.bot.strategy_runner import _serve
+
+    record = tmp_path / "record.txt"
+    context = multiprocessing.get_context("fork")
+    client, child = context.Pipe(duplex=True)
+    client.send_bytes(b"O" + HAND_0[2].encode())
+    client.send_bytes(b"O" + HAND_1[2].encode())
+    client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
+    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN), daemon=True)
+    server.start()  # only now: all three are waiting in its pipe
+    child.close()
+    replies = [client.recv_bytes() for _ in range(3)]
+    client.close()
+    server.join(10)
+    assert replies == [b"Ac", b"K", b"K"]
+    assert [line.split("|")[:3] for line in record.read_text().splitlines()] == [
+        ["decide", "0", ""],
+        ["observe", "0", "rc"],
+        ["observe", "1", "cc"],
+    ]
 
 
 async def test_a_strategy_holding_the_interpreter_lock_cannot_delay_the_fallback() -> None:
@@ -439,7 +470,8 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
             time.sleep(0.5)
             super().observe(view)
 
-    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    # The pause lets hand 0's observation begin before hand 1's request comes.
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]}, pauses={HAND_0[2]: 0.2})
     with capture_logs() as logs:
         result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process")
     assert result.hands_played == 2 and result.error is None
