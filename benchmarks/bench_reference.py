@@ -17,7 +17,8 @@ one ``pokerbot play`` seat against C example players (``--every-seat``: pokerbot
 seat), on the reference dealer with ``--t_response 100 --t_hand 1000`` (or
 ``--t_response``/``--t_hand``); a match passes when the dealer plays every hand (the
 reference dealer ends a match at a seat's first timeout) and prints its SCORE. The safe
-actions the clients sent in place of a late strategy (fallbacks) are counted.
+actions the clients sent in place of a late strategy (fallbacks) are counted; with
+``--transcripts`` the dealer's timestamps give every seat's response times as the dealer saw them.
 
 Run it from an installation nobody edits meanwhile (a match whose client fails to start
 is ended, not waited for).
@@ -93,10 +94,11 @@ def run_match(
     folder: Path,
     options: list[str],
     timeout: float,
+    quiet: bool = True,
 ) -> Outcome:
     """Start ``dealer`` and one process per seat (``None`` = a C example player of ``game_file``)."""
     names = [f"p{seat + 1}" for seat in range(len(players))]
-    argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, "-q", *options]
+    argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, *(["-q"] if quiet else []), *options]
     err_path = folder / f"{match}.err"
     with open(err_path, "wb") as err:
         process = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=err)
@@ -147,6 +149,33 @@ def run_match(
     outcome = Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
     outcome.fallbacks = fallbacks
     return outcome
+
+
+def response_times(transcript: Path) -> dict[int, list[float]]:
+    """Milliseconds from each request the reference dealer sent (``TO``) to the answer it
+    read (``FROM``), by seat, from its transcript (standard error without ``-q``)."""
+    sent: dict[int, float] = {}
+    times: dict[int, list[float]] = {}
+    for line in transcript.read_text(errors="replace").splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind not in ("TO", "FROM"):
+            continue
+        seat_text, _, stamp = rest.partition(" at ")
+        seat, moment = int(seat_text), float(stamp.split(" ", 1)[0])
+        if kind == "TO":
+            sent[seat] = moment
+        else:
+            times.setdefault(seat, []).append(1000 * (moment - sent[seat]))
+    return times
+
+
+def _describe(times: list[float]) -> str:
+    ordered = sorted(times)
+    n = len(ordered)
+    return (
+        f"{n} answers, median {statistics.median(ordered):.1f} ms, p99 {ordered[int(0.99 * (n - 1))]:.1f}, "
+        f"max {ordered[-1]:.1f}, over 50 ms {sum(t > 50 for t in ordered)}"
+    )
 
 
 def _failed(process: subprocess.Popen[bytes]) -> bool:
@@ -236,6 +265,7 @@ def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) ->
                 folder,
                 options,
                 1800,
+                quiet=not args.transcripts,
             )
             ok = outcome.status == 0 and outcome.hands == args.hands and outcome.score
             failures += not ok
@@ -245,6 +275,11 @@ def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) ->
                 f"{outcome.fallbacks} fallback actions (load {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
+            if args.transcripts:
+                times = response_times(folder / f"lim_{game}_{repeat}.err")
+                for seat, seat_times in sorted(times.items()):
+                    who = "pokerbot" if args.every_seat or seat == 1 else "C example player"
+                    print(f"    seat {seat} ({who}): {_describe(seat_times)}", flush=True)
     print("all matches complete" if not failures else f"{failures} matches failed")
 
 
@@ -264,6 +299,9 @@ def main() -> None:
     lim.add_argument("--t_response", type=int, default=100, help="ms")
     lim.add_argument("--t_hand", type=int, default=1000, help="ms")
     lim.add_argument("--every-seat", action="store_true", help="pokerbot in every seat (default: seat 1 only)")
+    lim.add_argument(
+        "--transcripts", action="store_true", help="the dealer writes its transcript: response times per seat"
+    )
     parser.add_argument("--keep", type=Path, default=None, help="keep the match files in this folder")
     args = parser.parse_args()
     reference = reference_build()
