@@ -5,10 +5,13 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import pytest
 from scipy.stats import norm
 
 from pokerbot.bot.match import run_inprocess_match
+from pokerbot.models.buckets.evaluator import HAND_INDEX
+from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string as parse_cards
 from pokerbot.protocol.game import load_game
@@ -19,6 +22,7 @@ from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings, hand_value
+from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -119,24 +123,51 @@ def test_an_all_in_on_the_flop_is_valued_by_its_equity():
     actions = [CALL, CALL, Action.raise_to(NOLIMIT.stacks[0]), CALL]
     state = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", actions)
     equity = _brute_equity("AhAd", "KsQs", "2s7sJc")
-    assert hand_value(state, 0) == pytest.approx((2 * equity - 1) * 20000)
-    assert hand_value(state, 1) == pytest.approx((1 - 2 * equity) * 20000)
+    assert hand_value(state, 0, luck=False) == pytest.approx((2 * equity - 1) * 20000)
+    assert hand_value(state, 1, luck=False) == pytest.approx((1 - 2 * equity) * 20000)
     assert state.values()[0] == 20000  # the board that came: aces held
 
 
 def test_a_pre_flop_all_in_is_valued_by_a_monte_carlo_equity():
     actions = [Action.raise_to(NOLIMIT.stacks[1]), CALL]  # the small blind shoves, the big blind calls
     state = _allin_hand("AhAd", "KcKs", "2s7sJc4d9h", actions)
-    value = hand_value(state, 0, samples=20000)
+    value = hand_value(state, 0, samples=20000, luck=False)
     assert value == pytest.approx((2 * 0.82 - 1) * 20000, abs=0.02 * 20000)  # AA against KK: about 82 %
 
 
-def test_a_river_showdown_and_a_fold_are_the_chips_won():
+def test_a_river_showdown_and_a_fold_are_the_chips_won_less_the_card_luck():
     river = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL, CALL, CALL, CALL, CALL, Action.raise_to(300), CALL])
-    assert hand_value(river, 0) == river.values()[0] == 300
+    assert hand_value(river, 0, luck=False) == river.values()[0] == 300
     folded = HandState(NOLIMIT, [parse_cards("AhAd"), parse_cards("KsQs")], parse_cards("2s7sJc4d9h"))
     folded.apply(FOLD)
-    assert hand_value(folded, 0) == 50 and hand_value(folded, 1) == -50
+    assert hand_value(folded, 0, luck=False) == 50 and hand_value(folded, 1, luck=False) == -50
+    # the luck of the deal (the small blind folded): aces get 2 m (e - mean e) taken off, m = the 50 chips matched
+    table = preflop_ehs_table()
+    aces = float(table[int(HAND_INDEX[parse_cards("Ah")[0], parse_cards("Ad")[0]])])
+    assert hand_value(folded, 0) == pytest.approx(50 - 2 * 50 * (aces - table.mean()))
+    # checked down: the deal and every street's change of equity against a random holding
+    board = parse_cards("2s7sJc4d9h")
+    equities = [aces] + [
+        float(equity_vs_ranges(parse_cards("AhAd"), board[:n], np.ones(NUM_HOLDINGS))[0]) for n in (3, 4, 5)
+    ]
+    luck = 2 * 50 * (aces - table.mean()) + sum(2 * 100 * (b - a) for a, b in itertools.pairwise(equities))
+    checked = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL] + [CALL] * 6)
+    assert hand_value(checked, 0) == pytest.approx(checked.values()[0] - luck)
+
+
+def test_the_chance_corrections_have_mean_zero_over_the_card():
+    """For a fixed hand and flop, the turn's correction averaged over every card we have not
+    seen is zero: the value stays unbiased."""
+    hole, flop = parse_cards("Th9h"), parse_cards("8h2cJd")
+    seen = set(hole) | set(flop)
+    before = float(equity_vs_ranges(hole, flop, np.ones(NUM_HOLDINGS))[0])
+    changes = [
+        float(equity_vs_ranges(hole, (*flop, card), np.ones(NUM_HOLDINGS))[0]) - before
+        for card in range(52)
+        if card not in seen
+    ]
+    assert len(changes) == 47 and max(map(abs, changes)) > 0.2
+    assert sum(changes) / 47 == pytest.approx(0.0, abs=1e-12)
 
 
 class Recorder(Strategy):

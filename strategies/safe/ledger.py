@@ -4,8 +4,9 @@ Ganzfried and Sandholm's "risk what you've won" (safe opponent exploitation), ad
 hold'em, where neither the game value nor the opponent's mistakes can be computed exactly.
 Amounts are chips; the settings are in big blinds.
 
-**Ledger.** After every hand the ledger books ``v - r_p``: ``v`` the chips the hand won,
-*all-in adjusted* (:func:`hand_value`), and ``r_p`` the blueprint's reference value in the
+**Ledger.** After every hand the ledger books ``v - r_p``: ``v`` the chips the hand won
+with the luck of the cards taken out (:func:`hand_value`: all-in adjusted, and AIVAT's
+chance corrections with our equity as value function), and ``r_p`` the blueprint's reference value in the
 position played (default 0 for both positions: the heads-up game is worth 0 over a pair of
 hands, and positions alternate). ``total`` is their sum over the ``n`` hands so far, and the
 *demonstrated* winnings are its lower confidence bound
@@ -28,8 +29,9 @@ ledger shows was won: against an opponent who gives nothing away ``total`` is no
 **What it does not prove.** Ganzfried and Sandholm's guarantee needs the opponent's
 mistakes measured in expectation (RWYWE): realised winnings include luck, and an opponent
 who controls the variance can make the ledger look richer than it is. The all-in adjustment
-removes the largest part of the luck in no-limit (the run-out of the board after all the
-money is in), and the confidence bound keeps noise from being spent; ``R`` is a measured
+and the chance corrections remove the luck of the cards that can be removed without bias
+(the run-out after all the money is in, and our own cards' fortunes street by street), and
+the confidence bound keeps the rest of the noise from being spent; ``R`` is a measured
 estimate (local best response, ``docs/experiments.md``), not a proven bound. The small games
 use the exact rule (:mod:`pokerbot.strategies.bayes.safety`).
 """
@@ -43,6 +45,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from scipy.stats import norm
 
+from pokerbot.models.buckets.evaluator import HAND_INDEX
+from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges, holding_index
 
@@ -68,10 +72,12 @@ class SafetySettings(BaseModel):
 
 @dataclass
 class LedgerEntry:
-    """One settled hand: its value, what was booked, and the draw's probability afterwards."""
+    """One settled hand (chips): its value, what was booked, and afterwards the demonstrated
+    winnings and the exploiter's probability."""
 
     value: float
     booked: float
+    won: float
     share: float
 
 
@@ -117,32 +123,82 @@ class RiskLedger:
         delta = booked - self._mean
         self._mean += delta / self.hands
         self._squares += delta * (booked - self._mean)
-        return LedgerEntry(value, booked, self.share())
+        return LedgerEntry(value, booked, self.won(), self.share())
 
 
-def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0) -> float:
-    """The chips ``position`` won in the finished hand ``state``, all-in adjusted: when the
-    money went in before the river and the hand went to a showdown with both holdings known,
-    the equity of the holdings over the board cards dealt after the last action (exact from
-    the flop on, a Monte Carlo of ``samples`` boards pre-flop) times the matched chips, in
-    place of the board that came. Otherwise the chips won."""
+def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0, luck: bool = True) -> float:
+    """The chips ``position`` won in the finished hand ``state``, with the luck of the cards
+    taken out where that can be done without bias (two-player 52-card hold'em):
+
+    * **all-in adjustment**: when the money went in before the river and the hand went to a
+      showdown with both holdings known, the equity of the holdings over the board cards
+      dealt after the last action (exact from the flop on, a Monte Carlo of ``samples`` boards
+      pre-flop) times the matched chips replaces the board that came;
+    * **chance corrections** (``luck``; AIVAT's, Burch et al. 2018, with a value function of
+      our cards alone): for our deal and each board card dealt before the last action, minus
+      ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact; pre-flop
+      the shipped table, whose mean over the deals is the expectation) and ``m`` the chips
+      matched when the card came. Each term has mean zero over the card whatever anyone
+      plays (up to the removal of the opponent's two cards, which we do not see), so the
+      value stays an unbiased estimate of what the hand was worth; only the variance falls.
+
+    Other games: the chips won."""
     if not state.finished:
         raise ValueError("the hand is not over")
-    realised = float(state.values()[position])
+    value = float(state.values()[position])
     game = state.game
-    if game.num_players != 2 or not state.showdown() or not game.is_standard_deck:
-        return realised
-    last_round = max((r for r, _actor, _action in state.history()), default=0)
-    if last_round >= game.num_rounds - 1:
-        return realised
-    mine, theirs = state.hole_cards[position], state.hole_cards[1 - position]
-    if mine is None or theirs is None or len(mine) != 2 or len(theirs) != 2:
-        return realised
-    board = state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]]
-    weights = np.zeros(NUM_HOLDINGS)
-    weights[holding_index(theirs)] = 1.0
-    equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
-    return (2.0 * equity - 1.0) * min(state.spent)
+    mine = state.hole_cards[position]
+    if game.num_players != 2 or not _is_holdem(state) or mine is None:
+        return value
+    history = state.history()
+    last_round = max((r for r, _actor, _action in history), default=0)
+    theirs = state.hole_cards[1 - position]
+    if state.showdown() and last_round < game.num_rounds - 1 and theirs is not None:
+        board = state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]]
+        weights = np.zeros(NUM_HOLDINGS)
+        weights[holding_index(theirs)] = 1.0
+        equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
+        value = (2.0 * equity - 1.0) * min(state.spent)
+    if luck:
+        value -= _chance_luck(state, position, last_round)
+    return value
+
+
+def _is_holdem(state: HandState) -> bool:
+    game = state.game
+    return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
+
+
+def _chance_luck(state: HandState, position: int, last_round: int) -> float:
+    """The sum of the chance corrections of :func:`hand_value` (chips)."""
+    game = state.game
+    mine = state.hole_cards[position]
+    assert mine is not None
+    table = preflop_ehs_table()
+    before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
+    matched = _matched_at_deals(state)
+    luck = 2.0 * matched[0] * (before - float(table.mean()))
+    uniform = np.ones(NUM_HOLDINGS)
+    for r in range(1, last_round + 1):
+        board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
+        after = float(equity_vs_ranges(mine, board, uniform)[0])
+        luck += 2.0 * matched[r] * (after - before)
+        before = after
+    return luck
+
+
+def _matched_at_deals(state: HandState) -> list[int]:
+    """The chips matched (the smaller amount put in) when each round's cards were dealt."""
+    game = state.game
+    replay = HandState(game)
+    matched = [min(replay.spent)]
+    for _round, _actor, action in state.history():
+        replay.apply(action)
+        while len(matched) <= replay.round and not replay.finished:
+            matched.append(min(replay.spent))
+    while len(matched) < game.num_rounds:
+        matched.append(min(replay.spent))
+    return matched
 
 
 __all__ = ["LedgerEntry", "RiskLedger", "SafetySettings", "hand_value"]
