@@ -54,6 +54,24 @@ class Outcome:
     status: int
     error: str
     score: str
+    dealer_cpu: float = float("nan")
+    """CPU seconds (user + system) of the dealer process."""
+    players_cpu: float = float("nan")
+    """CPU seconds of all the player processes together."""
+
+
+def _reap(process: subprocess.Popen[bytes], timeout: float | None) -> float:
+    """Wait for ``process`` (killing it after ``timeout`` seconds); its CPU seconds."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, 0 if deadline is None else os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if deadline is not None and time.monotonic() > deadline:
+            process.kill()
+            deadline = None
+        time.sleep(0.002)
 
 
 def run_match(
@@ -87,28 +105,31 @@ def run_match(
         header_size = -1
         first = last = None
         deadline = time.monotonic() + timeout
-        while process.poll() is None and time.monotonic() < deadline:
-            size = log.stat().st_size if log.exists() else -1
+        dealer_cpu = None
+        while dealer_cpu is None:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             now = time.perf_counter()
+            if pid:
+                process.returncode = os.waitstatus_to_exitcode(status)
+                dealer_cpu = usage.ru_utime + usage.ru_stime
+                break
+            if time.monotonic() > deadline:
+                process.kill()
+            size = log.stat().st_size if log.exists() else -1
             if header_size < 0 and size > 0:
                 header_size = size
             elif first is None and size > header_size >= 0:
                 first = now
             time.sleep(0.002)
         last = time.perf_counter()
-        if process.poll() is None:
-            process.kill()
-        out = process.communicate()[0].decode()
-        for seat in seats:
-            try:
-                seat.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                seat.kill()
+        out = process.stdout.read().decode()
+        process.stdout.close()
+        players_cpu = sum(_reap(seat, 15) for seat in seats)
     logged = sum(1 for line in log.read_text().splitlines() if line.startswith("STATE")) if log.exists() else 0
     rate = (logged - 1) / (last - first) if first is not None and logged > 1 else float("nan")
     tail = [line for line in err_path.read_text(errors="replace").splitlines() if "ERROR" in line or "WARNING" in line]
     score = next((line for line in out.splitlines() if line.startswith("SCORE")), "")
-    return Outcome(logged, rate, process.returncode, " / ".join(tail[-2:]), score)
+    return Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
 
 
 def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
@@ -121,6 +142,7 @@ def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path
         f"reference dealer + pokerbot play ({args.strategy})": ([str(reference.dealer)], [client, client]),
     }
     rates: dict[str, list[float]] = {name: [] for name in setups}
+    cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
     for repeat in range(args.repeats):
         for index, (name, (dealer, players)) in enumerate(setups.items()):
             outcome = run_match(
@@ -138,13 +160,16 @@ def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path
             if outcome.hands != args.hands:
                 print(f"  {name}: only {outcome.hands} hands ({outcome.error})")
             rates[name].append(outcome.rate)
+            cpu[name].append((1000 * outcome.dealer_cpu / outcome.hands, 1000 * outcome.players_cpu / outcome.hands))
             print(f"  run {repeat + 1} {name}: {outcome.rate:.0f} hands/s (load {os.getloadavg()[0]:.1f})", flush=True)
     base = statistics.median(rates["reference dealer + C players"])
     print(f"\n{args.game}, {args.hands} hands, median of {args.repeats}:")
-    print(f"{'set-up':<48} {'hands/s':>8} {'x reference':>12}")
+    print(f"{'set-up':<48} {'hands/s':>8} {'x reference':>12} {'dealer CPU ms/hand':>19} {'players CPU ms/hand':>20}")
     for name, values in rates.items():
         median = statistics.median(values)
-        print(f"{name:<48} {median:>8.0f} {median / base:>12.2f}")
+        dealer_ms = statistics.median(d for d, _ in cpu[name])
+        players_ms = statistics.median(p for _, p in cpu[name])
+        print(f"{name:<48} {median:>8.0f} {median / base:>12.2f} {dealer_ms:>19.3f} {players_ms:>20.3f}")
 
 
 def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:

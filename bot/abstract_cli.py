@@ -18,7 +18,6 @@ Bad input exits with status 2 and a one-line message on stderr.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -203,10 +202,11 @@ def train_rnr(
 
 
 def abstract_report(
-    game_name: str, policy_path: Path, deals: Path | None, samples: int, seed: int, json_output: bool
+    game_name: str, policy_path: Path, deals: Path | None, samples: int, seed: int, json_out: str | None = None
 ) -> None:
     """``pokerbot exploitability GAME POLICY.npz``: abstract exploitability (see
-    :mod:`pokerbot.strategies.abstract.best_response`)."""
+    :mod:`pokerbot.strategies.abstract.best_response`); ``json_out``: also write the report as
+    JSON to this file (``-``: print only the JSON)."""
     try:
         game = load_game(game_name)
         policy = AbstractPolicy.load(policy_path, game)
@@ -233,9 +233,12 @@ def abstract_report(
         "exploitability_lower_mbb": report.exploitability_lower * scale,
         "seconds": round(time.perf_counter() - started, 1),
     }
-    if json_output:
-        typer.echo(json.dumps(data, indent=2))
-        return
+    if json_out is not None:
+        from pokerbot.bot.solve_cli import write_json_report
+
+        write_json_report(data, json_out)
+        if json_out == "-":
+            return
     if report.exact:
         typer.echo(f"exploitability: {report.exploitability_upper:.6f} chips/hand (exact)")
     else:

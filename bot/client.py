@@ -17,12 +17,13 @@ far), minus a safety margin for the network (5 %, at least 50 ms), and capped by
 ``time_per_action`` when given. The budget runs from the moment the request was read (or,
 when the request came in the same batch as the previous hand's end, from the moment that
 end was read, since the strategy's ``observe`` delayed reading it). The strategy's
-``decide`` runs in a worker thread (:class:`~pokerbot.bot.worker.StrategyWorker`) with that
-deadline and is cut off at the budget.
+``decide`` gets that deadline and is cut off at the budget. It runs where
+:mod:`pokerbot.bot.strategy_runner` puts it: in a process of its own by default, so that no
+lock it holds can delay the fallback; inline when it declares itself cheap.
 
 Fallback rule. When the strategy raises, runs out of time, returns an illegal action, or is
-still busy with an earlier call that overran (a thread cannot be stopped, and strategies
-are not assumed to be thread-safe), the client sends ``c``: a check when nothing is owed,
+still busy with an earlier call that overran (it is not interrupted: strategies are not
+written to be stopped half-way), or its process died, the client sends ``c``: a check when nothing is owed,
 otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is logged
 (structlog, event ``fallback``) and counted in :attr:`ClientResult.fallbacks`.
 """
@@ -30,6 +31,7 @@ otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
@@ -38,10 +40,11 @@ from typing import Any
 
 import structlog
 
+from pokerbot.bot.strategy_runner import Isolation, Runner, StrategyFailedError, make_runner
 from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, transport_for
-from pokerbot.bot.worker import StrategyBusyError, StrategyWorker
+from pokerbot.bot.worker import StrategyBusyError
 from pokerbot.protocol.actions import Action
-from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
@@ -70,6 +73,9 @@ class ClientResult:
     hands_played: int
     fallbacks: int
     error: str | None = None
+    chips: float = 0.0
+    """This seat's winnings over the finished hands, in chips (hands whose showdown cards the
+    dealer did not show count 0)."""
 
 
 class DecisionClock:
@@ -122,14 +128,16 @@ class _Player:
         strategy: Strategy,
         clock: DecisionClock,
         log: structlog.typing.FilteringBoundLogger,
+        runner: Runner,
     ) -> None:
         self.connection = connection
         self.session = ClientSession(game)
         self.strategy = strategy
         self.clock = clock
         self.log = log
-        self.worker = StrategyWorker()
+        self.runner = runner
         self.fallbacks = 0
+        self.chips = 0.0
         self.hand_number: int | None = None
         self.in_hand = False
         self.dealer_error: str | None = None
@@ -150,7 +158,7 @@ class _Player:
             error = f"the dealer closed the connection before the first hand ({said})"
         elif error is None and self.in_hand:
             error = f"the dealer closed the connection in the middle of hand {self.hand_number}"
-        return ClientResult(self.session.hands_finished, self.fallbacks, error)
+        return ClientResult(self.session.hands_finished, self.fallbacks, error, self.chips)
 
     async def _exchange(self) -> str | None:
         """Send the version, then handle lines until the end; the transport error, if any."""
@@ -183,35 +191,37 @@ class _Player:
             # The dealer sends a hand's end and the next hand's first request together; the
             # strategy's observe delayed reading the request, but the dealer's clock ran.
             started = received if hand_end_read_at is None else hand_end_read_at
-            action = await self._decide(event.view, started)
+            action = await self._decide(event.view, line, started)
             await self.connection.send_lines([self.session.respond(event.view, action)])
             self.clock.charge(time.monotonic() - started)
         elif isinstance(event, StateUpdate):
             self._new_state(event.view)
         elif isinstance(event, HandFinished):
             self.in_hand = False
+            with contextlib.suppress(IncompleteHandError):  # a showdown card was not shown
+                self.chips += event.view.state.values()[event.view.position]
             self._hand_end_read_at = received
-            await self._observe(event.view)
+            await self._observe(event.view, line)
         elif is_comment(line):
             self.log.info("dealer_comment", text=line)
             if line.lstrip("#; ").lower().startswith("error"):
                 self.dealer_error = line.lstrip("#; ")
 
-    async def _decide(self, view: MatchState, started: float) -> Action:
-        """The strategy's action for ``view``, or the fallback when it fails or is late; the
-        budget runs from ``started`` (monotonic seconds)."""
+    async def _decide(self, view: MatchState, line: str, started: float) -> Action:
+        """The strategy's action for ``view`` (``line`` as received), or the fallback when it
+        fails or is late; the budget runs from ``started`` (monotonic seconds)."""
         soft, hard = self.clock.budget()
         left = hard - (time.monotonic() - started)
         if left <= 0:
             return self._fallback(view, "no time left under the ACPC limits")
         try:
-            action = await self.worker.run(self.strategy.decide, view, started + soft, timeout=left)
+            action = await self.runner.decide(view, line, started + soft, left)
         except StrategyBusyError as problem:
             return self._fallback(view, str(problem))
         except TimeoutError:
             return self._fallback(view, f"the strategy did not answer within {hard:.3f} s")
-        except Exception as problem:  # noqa: BLE001 - a strategy may raise anything
-            return self._fallback(view, f"the strategy raised {type(problem).__name__}: {problem}")
+        except StrategyFailedError as problem:
+            return self._fallback(view, f"the strategy failed: {problem}")
         if not isinstance(action, Action) or not view.state.can(action):
             return self._fallback(view, f"the strategy chose an illegal action {action!r}")
         return action
@@ -228,18 +238,19 @@ class _Player:
         )
         return action
 
-    async def _observe(self, view: MatchState) -> None:
-        """Show the strategy the hand's end; it may use half the next decision's budget (the
-        next request may already be waiting: its time runs)."""
+    async def _observe(self, view: MatchState, line: str) -> None:
+        """Show the strategy the hand's end. A strategy in a process of its own gets it
+        without the client waiting; in a thread it may use half the next decision's budget
+        (the next request may already be waiting: its time runs)."""
         _, hard = self.clock.budget()
         try:
-            await self.worker.run(self.strategy.observe, view, timeout=max(_OBSERVE_SHARE * hard, _OBSERVE_MIN_SECONDS))
+            await self.runner.observe(view, line, max(_OBSERVE_SHARE * hard, _OBSERVE_MIN_SECONDS))
         except StrategyBusyError:
             self.log.warning("observe_skipped", hand=view.hand_number, reason="strategy busy")
         except TimeoutError:
             self.log.warning("observe_timeout", hand=view.hand_number)
-        except Exception as problem:  # noqa: BLE001 - a strategy may raise anything
-            self.log.warning("observe_failed", hand=view.hand_number, error=f"{type(problem).__name__}: {problem}")
+        except StrategyFailedError as problem:
+            self.log.warning("observe_failed", hand=view.hand_number, error=str(problem))
 
 
 def client_logger() -> Any:
@@ -297,24 +308,33 @@ async def play_match(
     token: str | None = None,
     time_per_action: float | None = None,
     connect_timeout: float = 10.0,
+    isolation: Isolation = "auto",
 ) -> ClientResult:
     """Play ``strategy`` in one match at the dealer seat ``url`` until it ends.
 
     ``limits`` are the time limits the dealer enforces (default: the reference dealer's
     defaults): every decision is answered, by the strategy or by the fallback, within them.
     ``time_per_action`` caps each decision, in seconds; ``token`` is presented to a dealer
-    that requires one (WebSocket). Raises :class:`DealerConnectionError` when the dealer
-    cannot be reached; every other problem ends up in :attr:`ClientResult.error`.
+    that requires one (WebSocket). ``isolation`` says where the strategy runs
+    (:mod:`pokerbot.bot.strategy_runner`: by default a process of its own, or inline for a
+    cheap strategy; the strategy object itself then sees no calls). Raises
+    :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
+    ends up in :attr:`ClientResult.error`.
     """
-    connection = await connect(url, token=token, connect_timeout=connect_timeout)
+    runner = make_runner(strategy, game, isolation)  # forked before any connection or thread exists
+    try:
+        connection = await connect(url, token=token, connect_timeout=connect_timeout)
+    except BaseException:
+        await runner.close()
+        raise
     log = client_logger().bind(dealer=url)
-    log.info("connected", strategy=strategy.name)
+    log.info("connected", strategy=strategy.name, runs=runner.kind)
     clock = DecisionClock(limits, time_per_action)
-    player = _Player(connection, game, strategy, clock, log)
+    player = _Player(connection, game, strategy, clock, log, runner)
     try:
         result = await player.run()
     finally:
-        player.worker.close()
+        await runner.close()
         await connection.close()
     log.info("match_over", hands=result.hands_played, fallbacks=result.fallbacks, error=result.error)
     return result

@@ -7,7 +7,9 @@ its version line, then plays the match through :class:`~pokerbot.protocol.dealer
 * ``TO``/``FROM`` transcript lines on standard error (unless ``quiet``), as
   ``TO <seat> at <unix seconds> <line>``; warnings and errors always go to standard error;
 * ``MATCHNAME.log`` in ``output_dir``: ``#`` header lines, one ``STATE`` line per hand
-  (flushed after every hand, so a crash loses no finished hand) and the ``SCORE`` line.
+  (flushed after every hand, so a crash loses no finished hand) and the ``SCORE`` line;
+  with ``transactions`` the transaction file ``MATCHNAME.tlog``, from which a killed match
+  resumes (:mod:`pokerbot.bot.match_files`).
 
 One connection per seat: a second connection to a taken seat gets a ``# error: ...`` comment
 line and is closed. A timeout, a disconnect, an over-long line or too many invalid actions
@@ -24,15 +26,19 @@ import asyncio
 import contextlib
 import functools
 import math
+import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from pathlib import Path
+from typing import TypeVar
 
 from pokerbot.bot.dealer_config import DealerConfig, MatchResult
+from pokerbot.bot.match_files import MatchFiles
 from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
 from pokerbot.protocol.dealer_session import (
+    Acted,
     DealerEvent,
     DealerSession,
     DealerWarning,
@@ -48,6 +54,7 @@ from pokerbot.protocol.wire import is_comment
 _SECONDS_REPORT_EVERY = 100
 """The reference dealer prints each seat's time used after every 100th hand."""
 _SHUTDOWN_GRACE_SECONDS = 2.0
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +89,9 @@ class _Match:
             fixed_seats=config.fixed_seats,
             max_invalid=config.max_invalid,
             limits=config.limits,
+            transactions=config.transactions,
         )
+        self.files = MatchFiles(config)
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
         self.ready = [False] * seats
@@ -99,8 +108,9 @@ class _Match:
         self.started = False
         self.over = False
         self.handlers: set[asyncio.Task[None]] = set()
-        self.log: TextIO | None = None
         self.error: str | None = None
+        self.signal: int | None = None
+        """The signal that stopped the dealer, if one did."""
 
     # ------------------------------------------------------------ messages
     def _stderr(self, lines: list[str]) -> None:
@@ -236,6 +246,8 @@ class _Match:
                 sends.setdefault(event.seat, []).append(event.line)
                 if transcript:
                     err.append(f"TO {event.seat + 1} at {_stamp(time.time())} {event.line}")
+            elif isinstance(event, Acted):
+                self._write(self.files.write_transaction, event, config.transaction_path, err)
             elif isinstance(event, HandLogged):
                 self._log_line(event.line, err)
                 if transcript and event.hand_number % _SECONDS_REPORT_EVERY == 0:
@@ -261,14 +273,16 @@ class _Match:
 
     def _log_line(self, line: str, err: list[str]) -> None:
         """Append ``line`` to the log and flush it; a failed write ends the match."""
-        if self.log is None:
+        self._write(self.files.write_log, line, self.config.log_path, err)
+
+    def _write(self, write: Callable[[_T], None], item: _T, path: Path, err: list[str]) -> None:
+        """``write(item)`` to the file at ``path``; a failed write ends the match."""
+        if self.error is not None:
             return
         try:
-            self.log.write(line + "\n")
-            self.log.flush()
+            write(item)
         except OSError as error:
-            self.log = None
-            self._fail(f"cannot write the log {self.config.log_path}: {error}", err)
+            self._fail(f"cannot write {path}: {error}", err)
 
     def _fail(self, reason: str, err: list[str]) -> None:
         """End the match for a reason of the dealer's own (not a seat's)."""
@@ -281,18 +295,19 @@ class _Match:
         """Write each seat's lines; a seat that cannot take them in t_response ends the match."""
         session = self.session
         # The seat to act first: it can think while the others' lines are written.
-        order = sorted(sends, key=lambda seat: seat != session.awaiting)
+        awaiting = session.awaiting
+        order = [awaiting, *(seat for seat in sends if seat != awaiting)] if awaiting in sends else list(sends)
         connections = [self.connections[seat] for seat in order]
         seat = -1
         try:
-            # Writing cannot block while every buffer is far below its high-water mark:
-            # the timer guarding against a seat that stopped reading is then not needed.
-            deadline = (
-                None
-                if not any(c is None or c.backlogged for c in connections)
-                else (asyncio.get_running_loop().time() + self.config.limits.response_seconds)
-            )
-            async with asyncio.timeout_at(deadline):
+            # Writing cannot block while every buffer is far below its high-water mark: the
+            # timer guarding against a seat that stopped reading is then not needed.
+            if not any(c is None or c.backlogged for c in connections):
+                for seat, connection in zip(order, connections):
+                    assert connection is not None
+                    await connection.send_lines(sends[seat])
+                return
+            async with asyncio.timeout(self.config.limits.response_seconds):
                 for seat, connection in zip(order, connections):
                     assert connection is not None
                     await connection.send_lines(sends[seat])
@@ -308,7 +323,7 @@ class _Match:
         try:
             timeout = None if config.start_timeout_ms is None else config.start_timeout_ms / 1000
             async with asyncio.timeout(timeout):
-                while not all(self.ready):
+                while not all(self.ready) and self.signal is None:
                     self.all_ready.clear()
                     await self.all_ready.wait()
         except TimeoutError:
@@ -318,24 +333,44 @@ class _Match:
             self.error = f"start timeout: after {config.start_timeout_ms:g} ms, still waiting for {missing}"
             self._stderr([f"ERROR: {self.error}"])
             return
+        if self.signal is not None:
+            return
         self.started = True
         if not config.quiet:
             self._stderr([f"STARTED at {_stamp(time.time())}"])
         async with self.lock:
+            self.files.set_clock(loop.time(), time.time())
             await self._apply(session.start(loop.time()))
         self.go.set()
         await self.done.wait()
         if not config.quiet and session.error is None:
             self._stderr([f"FINISHED at {_stamp(time.time())}"])
 
-    def open_log(self) -> None:
-        """Create ``MATCHNAME.log`` (or append to it) and write its header."""
-        config = self.config
-        path = config.log_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.log = path.open("a" if config.append_log else "w", encoding="utf-8")
-        self.log.write("".join(f"{line}\n" for line in config.log_header()))
-        self.log.flush()
+    def interrupt(self, signum: int) -> None:
+        """A signal (SIGINT, SIGTERM) stops the dealer: the match ends, and nobody is blamed."""
+        if self.signal is not None:
+            return
+        self.signal = signum
+        name = signal.Signals(signum).name
+        if not self.started:
+            self.error = f"stopped by {name} before the match started"
+            self._stderr([f"ERROR: {self.error}"])
+            self.all_ready.set()
+            return
+        asyncio.ensure_future(self._stop(name))
+
+    async def _stop(self, name: str) -> None:
+        async with self.lock:
+            session = self.session
+            if session.finished:
+                return
+            kept = "; resume it with -T -a" if self.config.transactions else ""
+            reason = (
+                f"stopped by {name} in hand {session.hand_number}: the log keeps the "
+                f"{session.hands_played} hands finished{kept}"
+            )
+            await self.carry_out(session.abort(reason))
+        self.done.set()
 
     async def shut_down(self) -> None:
         """Close every connection and wait (briefly) for their handlers to finish."""
@@ -351,25 +386,30 @@ class _Match:
                     await connection.close()
         if self.handlers:
             await asyncio.wait(set(self.handlers), timeout=_SHUTDOWN_GRACE_SECONDS)
-        if self.log is not None:
-            self.log.close()
+        self.files.close()
 
 
 async def serve_match(
     config: DealerConfig,
     on_ports: Callable[[list[int]], None] | None = None,
     on_hand: Callable[[int], None] | None = None,
+    *,
+    catch_signals: bool = False,
 ) -> MatchResult:
     """Run one match as the reference dealer does and return how it ended.
 
     ``on_ports`` gets the seat ports (in seat order) once every seat is listening;
     ``on_hand`` gets each hand number once its log line is written. Errors of the match
     (timeouts, disconnects, invalid actions, start timeout) are in :attr:`MatchResult.error`;
-    an OSError is raised only when a port cannot be bound or the log cannot be written.
+    an OSError is raised only when a port cannot be bound or the log cannot be written, a
+    TransactionFormatError when a transaction file to resume from does not fit the match.
+    With ``catch_signals`` SIGINT and SIGTERM end the match cleanly (:attr:`MatchResult.signal`).
     """
     match = _Match(config, on_hand)
     transport = transport_for(config.transport)
     closers: list[Listener] = []
+    loop = asyncio.get_running_loop()
+    stoppers = _catch_signals(loop, match.interrupt) if catch_signals else []
     try:
         wanted = config.ports or [0] * config.game.num_players
         for seat, port in enumerate(wanted):
@@ -377,12 +417,13 @@ async def serve_match(
             listener = await transport.listen(config.host, port, handler, token=config.token, on_refused=match.warn)
             closers.append(listener)
         ports = [listener.port for listener in closers]
-        if config.write_log:
-            match.open_log()
+        match.files.open(match.session)
         if on_ports is not None:
             on_ports(ports)
         await match.play()
     finally:
+        for signum in stoppers:
+            loop.remove_signal_handler(signum)
         for server in closers:
             server.close()
         await match.shut_down()
@@ -396,7 +437,21 @@ async def serve_match(
         log_path=config.log_path if config.write_log else None,
         error=match.error,
         per_hand_values=list(session.per_hand_values),
+        signal=match.signal,
     )
+
+
+def _catch_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[int], None]) -> list[int]:
+    """Route SIGINT and SIGTERM to ``handler`` while the match runs (where the loop can: in
+    the main thread, on Unix); the signals caught."""
+    caught: list[int] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, handler, signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue
+        caught.append(signum)
+    return caught
 
 
 __all__ = ["DealerConfig", "MatchResult", "serve_match"]

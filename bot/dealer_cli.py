@@ -4,9 +4,10 @@
 
 GAME is a built-in game name or a game definition file. Reference options: ``-f`` fixed
 seats, ``-p port1,port2,...`` (0 = any free port), ``-q`` quiet (no TO/FROM transcript),
-``-l``/``-L`` log file off/on, ``-t``/``-T`` transaction file off/on (accepted; pokerbot
-keeps no transaction file), ``-a`` append to the log, ``--t_response ms``, ``--t_hand ms``,
-``--t_per_hand ms``, ``--start_timeout ms``. Additions: ``--host`` (default 127.0.0.1),
+``-l``/``-L`` log file off/on, ``-t``/``-T`` transaction file ``MATCHNAME.tlog`` off/on, ``-a``
+append to the log (with ``-T``: resume the match from its transaction file, losing no
+finished hand), ``--t_response ms``, ``--t_hand ms``, ``--t_per_hand ms``,
+``--start_timeout ms``. Additions: ``--host`` (default 127.0.0.1),
 ``--transport NAME`` (the seats' transport: ``tcp``, the default, or ``ws``; ``--ws`` is
 short for ``--transport ws``), ``--token T`` (WebSocket clients must present it as
 ``Authorization: Bearer T`` or ``?token=T``), ``--max-invalid N`` (a seat's N+1-th invalid
@@ -14,8 +15,10 @@ action ends the match), ``--out DIR`` (where MATCHNAME.log goes).
 
 Standard output: the seat ports, space separated, as the first line; the SCORE line at the
 end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
-the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the error is on
-standard error, the log keeps every finished hand), 2 on bad usage.
+the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the
+error is on standard error, the log keeps every finished hand), 2 on bad usage, 128 + the
+signal when SIGINT (130) or SIGTERM (143) stopped it (one line on standard error, nobody
+blamed).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_score_line
+from pokerbot.protocol.transactions import TransactionFormatError
 
 
 class _UsageError(Exception):
@@ -75,9 +79,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM transcript on stderr")
     parser.add_argument("-l", dest="log", action="store_false", default=True, help="no log file")
     parser.add_argument("-L", dest="log", action="store_true", help="write the log file (default)")
-    parser.add_argument("-t", dest="transactions", action="store_false", help="(accepted, no effect)")
-    parser.add_argument("-T", dest="transactions", action="store_true", help="(accepted, no effect)")
-    parser.add_argument("-a", dest="append", action="store_true", help="append to the log file")
+    parser.add_argument(
+        "-t", dest="transactions", action="store_false", default=False, help="no transaction file (default)"
+    )
+    parser.add_argument(
+        "-T",
+        dest="transactions",
+        action="store_true",
+        help="keep the transaction file MATCHNAME.tlog (resume with -T -a)",
+    )
+    parser.add_argument(
+        "-a", dest="append", action="store_true", help="append to the log (and, with -T, resume from the transactions)"
+    )
     defaults = TimeLimits()
     parser.add_argument("--t_response", type=_milliseconds, default=defaults.response_ms, metavar="MS")
     parser.add_argument("--t_hand", type=_milliseconds, default=defaults.hand_ms, metavar="MS")
@@ -114,6 +127,7 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
             quiet=args.quiet,
             write_log=args.log,
             append_log=args.append,
+            transactions=args.transactions,
             output_dir=args.out,
             limits=limits,
             start_timeout_ms=args.start_timeout,
@@ -145,13 +159,18 @@ def run_dealer(argv: list[str]) -> int:
         print("\n".join(config.log_header()), file=sys.stderr, flush=True)
 
     try:
-        result = asyncio.run(serve_match(config, on_ports=print_ports))
+        result = asyncio.run(serve_match(config, on_ports=print_ports, catch_signals=True))
     except OSError as error:
         print(f"ERROR: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("ERROR: interrupted", file=sys.stderr)
+    except TransactionFormatError as error:
+        print(f"ERROR: cannot resume from {config.transaction_path}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # before the match's signal handlers were in place
+        print("ERROR: stopped by SIGINT", file=sys.stderr)
         return 130
+    if result.signal is not None:
+        return 128 + result.signal
     if result.error is not None:
         return 1
     score = format_score_line(list(result.totals.values()), list(result.totals))

@@ -25,6 +25,8 @@ class DealerConfig(BaseModel):
     into a call); one more ends the match; None = no limit (the reference's default).
     ``game_label`` is how the log header names the game (the reference prints its file);
     None names a built-in game by its name, any other game ``custom``.
+    ``transactions`` keeps the transaction file ``MATCHNAME.tlog`` (the reference's ``-T``);
+    with ``append_log`` (``-a``) an existing one is replayed first: the match resumes.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -40,6 +42,7 @@ class DealerConfig(BaseModel):
     quiet: bool = True
     write_log: bool = True
     append_log: bool = False
+    transactions: bool = False
     output_dir: Path = Path(".")
     limits: TimeLimits = TimeLimits()
     start_timeout_ms: float | None = Field(default=None, gt=0)
@@ -84,6 +87,11 @@ class DealerConfig(BaseModel):
         """Where ``MATCHNAME.log`` goes."""
         return self.output_dir / f"{self.match_name}.log"
 
+    @property
+    def transaction_path(self) -> Path:
+        """Where the transaction file ``MATCHNAME.tlog`` goes."""
+        return self.output_dir / f"{self.match_name}.tlog"
+
 
 @dataclass(frozen=True)
 class MatchResult:
@@ -94,6 +102,8 @@ class MatchResult:
     log_path: Path | None
     error: str | None
     per_hand_values: list[dict[str, float]]
+    signal: int | None = None
+    """The signal (SIGINT, SIGTERM) that stopped the match, if one did."""
 
 
 __all__ = ["DealerConfig", "MatchResult"]

@@ -26,13 +26,11 @@ from pokerbot.bot.client import DealerConnectionError, play_match
 from pokerbot.bot.human_terminal import TerminalHuman
 from pokerbot.bot.transports import TransportURLError, transport_for
 from pokerbot.bot.transports.base import format_host
-from pokerbot.protocol.actions import Action
-from pokerbot.protocol.errors import GameDefinitionError, IncompleteHandError
+from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
-from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.base import Strategy, UnknownStrategyError
+from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
 
@@ -111,13 +109,12 @@ def play(
         raise typer.Exit(2)
     name = "human" if human else (strategy or default_strategy(game_definition))
     try:
-        inner = (
+        player = (
             TerminalHuman(game_definition, seed) if human else default_registry().create(name, game_definition, seed)
         )
     except UnknownStrategyError as error:
         errors(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    player = ScoreKeeper(inner)
     log.info("strategy", name=name, game=game)
     seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
     if seat is None:
@@ -143,6 +140,9 @@ def play(
                 token=token,
                 time_per_action=time_per_action,
                 connect_timeout=connect_timeout,
+                # A person answers at the terminal of this process; a strategy runs where
+                # the client puts it (a process of its own, unless it is cheap).
+                isolation="thread" if human else "auto",
             )
         )
     except DealerConnectionError as error:
@@ -150,7 +150,7 @@ def play(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
-    typer.echo(player.score_line(name))
+    typer.echo(score_line(name, result.hands_played, result.chips, game_definition.big_blind))
     if result.error is not None:
         log.error("match_failed", error=result.error, hands=result.hands_played)
         raise typer.Exit(1)
@@ -160,31 +160,7 @@ HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
 """The client's limits for a person: none of its own (the dealer's limits still apply)."""
 
 
-class ScoreKeeper(Strategy):
-    """Plays like ``inner`` and adds up this seat's chips over the finished hands it observes."""
-
-    def __init__(self, inner: Strategy) -> None:
-        super().__init__(inner.game)
-        self.inner = inner
-        self.name = inner.name
-        self.hands = 0
-        self.total = 0.0
-
-    def decide(self, view: MatchState, deadline: float) -> Action:
-        """The inner strategy's action."""
-        return self.inner.decide(view, deadline)
-
-    def observe(self, view: MatchState) -> None:
-        """Count the hand's value for this seat, then let the inner strategy observe it."""
-        self.hands += 1
-        try:
-            self.total += view.state.values()[view.position]
-        except IncompleteHandError:  # the dealer did not show a card the showdown needs
-            pass
-        self.inner.observe(view)
-
-    def score_line(self, name: str) -> str:
-        """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
-        big_blind = self.game.big_blind
-        rate = 1000.0 * self.total / big_blind / self.hands if self.hands else 0.0
-        return f"final score of {name}: {self.hands} hands, {format_value(self.total)} chips ({rate:+.1f} mbb/hand)"
+def score_line(name: str, hands: int, chips: float, big_blind: int) -> str:
+    """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
+    rate = 1000.0 * chips / big_blind / hands if hands else 0.0
+    return f"final score of {name}: {hands} hands, {format_value(chips)} chips ({rate:+.1f} mbb/hand)"

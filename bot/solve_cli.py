@@ -6,8 +6,21 @@ showing
 exploitability checkpoints, writes the average policy as JSON and optionally a log-log plot
 of exploitability against iterations and solver seconds.
 
-``exploitability GAME (POLICY.json | uniform) [--json]`` prints NashConv, exploitability,
-each position's best-response value and the profile's value (chips per hand).
+``exploitability GAME STRATEGY [--method exact|lbr] [--json OUT]`` measures how much a best
+response wins:
+
+* ``--method exact`` (the default in small games: Kuhn, Leduc, 3-player Kuhn): STRATEGY is a
+  policy file or ``uniform``; prints NashConv, exploitability, each position's best-response
+  value and the profile's value (chips per hand); an abstract policy (``.npz``, any game) gets
+  its abstract exploitability (:func:`pokerbot.bot.abstract_cli.abstract_report`, ``--deals``,
+  ``--samples``, ``--seed``);
+* ``--method lbr`` (the default in heads-up hold'em): STRATEGY is a registry strategy
+  (``miximax``, ``tight-aggressive:...``); plays local best response against it
+  (:func:`pokerbot.bot.lbr_match.run_lbr`: ``--hands`` in duplicate, ``--seed``, on every
+  core, a progress bar) and prints LBR's winnings in mbb/hand with the 95% interval, a lower
+  bound on the strategy's exploitability.
+
+``--json OUT`` writes the report as JSON (``-``: to standard output).
 
 Bad input (unknown game, a game too large or no-limit, a policy for another game, a corrupt
 policy file, bad options) exits with status 2 and a one-line message on stderr.
@@ -17,6 +30,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -25,6 +39,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, parse_betting, plays_lbr
+from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.exploitability import evaluate
 from pokerbot.strategies.solvers.policy import Policy, describe_game
@@ -93,7 +110,7 @@ def solve(
         raise _fail("--iterations and --seconds must be positive")
     if checkpoints < 1:
         raise _fail("--checkpoints must be positive")
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     if rule is not None:
         if rule not in RULES:
             raise _fail(f"unknown rule {rule!r}: choose from {', '.join(RULES)}")
@@ -180,20 +197,86 @@ def write_plot(result: SolveResult, path: Path, title: str) -> None:
     plt.close(figure)
 
 
+METHODS = ("auto", "exact", "lbr")
+
+
 def exploitability(
-    game: str = typer.Argument(..., help="A built-in game (kuhn, kuhn3p, leduc) or a game definition file."),
-    policy: str = typer.Argument(..., help="A policy JSON file, or 'uniform' for uniform random play."),
-    json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    game: str = typer.Argument(..., help="A built-in game or a game definition file."),
+    strategy: str = typer.Argument(
+        ..., help="exact: a policy JSON file or 'uniform'; lbr: a strategy name (e.g. miximax, random)."
+    ),
+    method: str = typer.Option("auto", "--method", help="exact (small games), lbr (heads-up hold'em), or auto."),
+    json_out: str | None = typer.Option(None, "--json", help="Write the report as JSON to this file ('-': print it)."),
+    hands: int = typer.Option(3000, "--hands", "-n", help="lbr: hands to play (even: every deal twice)."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", help="lbr: dealing seed (default 0); abstract policies: seed of the deal samples (12345)."
+    ),
+    workers: int | None = typer.Option(None, "--workers", help="lbr: processes (default: one per core)."),
+    match_hands: int | None = typer.Option(
+        None, "--match-hands", help="lbr: deals per match (an adaptive strategy learns within one; default: all)."
+    ),
+    betting: str | None = typer.Option(
+        None,
+        "--betting",
+        help="lbr: LBR's actions per round (default fc/fc/fcp/fcpa; f c p h a r: fold call pot half all-in raise).",
+    ),
+    max_queries: int = typer.Option(
+        24, "--max-queries", help="lbr: holdings asked per range update of a search-based strategy."
+    ),
+    exact_queries: bool = typer.Option(False, "--exact-queries", help="lbr: ask every holding, even of a search."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="lbr: no progress bar."),
     deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
     samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
-    seed: int = typer.Option(12345, "--seed", help="Abstract hold'em policies: seed of the deal samples."),
 ) -> None:
-    """Print NashConv, exploitability, best-response values and values of POLICY in GAME."""
-    if policy.endswith(".npz"):
+    """How much a best response wins against STRATEGY in GAME (exact, or local best response)."""
+    if method not in METHODS:
+        raise _fail(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
+    if json_out not in (None, "-"):
+        try:
+            prepare_output(Path(json_out))  # before the work: a bad path never costs a finished run
+        except OutputFolderError as error:
+            raise _fail(str(error)) from None
+    if strategy.endswith(".npz") and method != "lbr":
         from pokerbot.bot.abstract_cli import abstract_report
 
-        abstract_report(game, Path(policy), deals, samples, seed, json_output)
+        abstract_report(game, Path(strategy), deals, samples, 12345 if seed is None else seed, json_out)
         return
+    try:
+        game_def = load_game(game)
+    except GameDefinitionError as error:
+        raise _fail(str(error)) from None
+    if method == "auto":
+        method = "lbr" if plays_lbr(game_def) else "exact"
+    if method == "exact":
+        _exact(game, strategy, json_out)
+        return
+    if max_queries < 2:
+        raise _fail(f"--max-queries must be at least 2, got {max_queries}")
+    try:
+        if betting is not None:
+            parse_betting(betting, game_def.num_rounds)
+    except LbrError as error:
+        raise _fail(str(error)) from None
+    settings = LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)
+    _lbr(game, game_def, strategy, hands, seed or 0, workers, match_hands, settings, json_out, quiet)
+
+
+def write_json_report(data: dict[str, object], json_out: str) -> None:
+    """Print ``data`` as JSON (``json_out`` is ``-``) or write it to the file ``json_out``."""
+    text = json.dumps(data, indent=2)
+    if json_out == "-":
+        typer.echo(text)
+        return
+    path = Path(json_out)
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot write {json_out}: {error}") from None
+    announce([path])
+
+
+def _exact(game: str, policy: str, json_out: str | None) -> None:
+    """NashConv and the best-response values of a policy in a small game."""
     game_def, tree = _load_tree(game)
     try:
         loaded = uniform_policy(tree) if policy == "uniform" else Policy.load(policy, game_def)
@@ -201,10 +284,13 @@ def exploitability(
     except SolverError as error:
         raise _fail(str(error)) from None
     missing = len(missing_keys(tree, loaded))
-    if json_output:
-        data = {"game": game, "policy": policy, "missing_infosets": missing, **report.to_dict()}
-        typer.echo(json.dumps(data, indent=2))
-        return
+    if json_out is not None:
+        write_json_report(
+            {"method": "exact", "game": game, "policy": policy, "missing_infosets": missing, **report.to_dict()},
+            json_out,
+        )
+        if json_out == "-":
+            return
     typer.echo(f"game: {game} ({describe_game(game_def)})")
     note = f", {missing} missing (played uniformly)" if missing else ""
     typer.echo(f"policy: {policy} ({len(loaded)} information sets{note})")
@@ -215,4 +301,69 @@ def exploitability(
         typer.echo(f"{position:<9} {value:+.6f}   {best:+.6f}")
 
 
-__all__ = ["exploitability", "solve", "write_plot"]
+def _lbr(
+    game: str,
+    game_def: Game,
+    strategy: str,
+    hands: int,
+    seed: int,
+    workers: int | None,
+    match_hands: int | None,
+    settings: LbrSettings,
+    json_out: str | None,
+    quiet: bool,
+) -> None:
+    """Local best response against a registry strategy (module docstring)."""
+    from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+    from pokerbot.bot.match import MatchError
+
+    try:
+        default_registry().create(strategy, game_def, 0)  # a bad name fails here, in one line
+    except UnknownStrategyError as error:
+        raise _fail(str(error)) from None
+    if workers is not None and workers < 1:
+        raise _fail(f"--workers must be positive, got {workers}")
+    if not plays_lbr(game_def):
+        raise _fail("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
+    if hands < 2 or hands % 2:
+        raise _fail(f"--hands must be a positive even number (each deal is played twice), got {hands}")
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} hands"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False, disable=quiet) as progress:
+        task = progress.add_task(f"lbr vs {strategy}", total=hands)
+        try:
+            result = run_lbr(
+                game_def,
+                RegistryStrategy(strategy),
+                hands,
+                seed,
+                settings=settings,
+                match_hands=match_hands,
+                workers=workers,
+                game_name=game,
+                strategy_name=strategy,
+                on_hand=lambda: progress.advance(task),
+            )
+        except (LbrError, MatchError) as error:
+            raise _fail(str(error)) from None
+    if json_out is not None:
+        write_json_report(result.to_dict(), json_out)
+        if json_out == "-":
+            return
+    typer.echo(f"game: {game} ({describe_game(game_def)})")
+    typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
+    typer.echo(
+        f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
+        f"(95% interval): a lower bound on the exploitability of {strategy}"
+    )
+    typer.echo(
+        f"{result.seconds:.1f} s, {result.hands_per_second:.2f} hands/s, {result.queries_per_hand:.1f} questions/hand"
+    )
+
+
+__all__ = ["METHODS", "exploitability", "solve", "write_plot"]

@@ -203,7 +203,8 @@ class WebServer:
         )
         match.task.add_done_callback(lambda task: self._match_over(match, task))
         bots = built if mode == "watch" else [None, *built]
-        await asyncio.wait({ports, match.task}, return_when=asyncio.FIRST_COMPLETED)
+        waiting: set[asyncio.Future[Any]] = {ports, match.task}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if not ports.done():
             raise WebRequestError(f"the dealer did not start: {match.task.result().error}")
         seat_ports = ports.result()
@@ -212,7 +213,8 @@ class WebServer:
             if bot is None:
                 match.seat_url = url
             else:
-                client = self.loop.create_task(play_match(url, game, bot, limits=limits))
+                # In a thread, not a process of its own: the bot reports its actions to this page.
+                client = self.loop.create_task(play_match(url, game, bot, limits=limits, isolation="thread"))
                 self.bots.add(client)
                 client.add_done_callback(self.bots.discard)
         return {

@@ -12,11 +12,12 @@ events it gets back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.cards import CARD_STRINGS
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import Game
@@ -25,8 +26,10 @@ from pokerbot.protocol.limits import Remaining, TimeLimits
 from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
 from pokerbot.protocol.names import check_player_names
 from pokerbot.protocol.session import SessionStateError
+from pokerbot.protocol.transactions import Transaction, TransactionFormatError
 from pokerbot.protocol.wire import (
     MatchState,
+    format_action,
     format_cards,
     is_comment,
     parse_action,
@@ -72,6 +75,20 @@ class HandLogged:
 
 
 @dataclass(frozen=True, slots=True)
+class Acted:
+    """The awaited ``seat`` played ``action`` (as played: clamped, or turned into a call), asked
+    for at ``requested_at`` and given at ``acted_at`` (monotonic seconds): a line of the
+    transaction file. Emitted only by a session made with ``transactions=True``, before the
+    states that follow it."""
+
+    seat: int
+    hand_number: int
+    action: Action
+    requested_at: float
+    acted_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class MatchFinished:
     """Every hand was played: the ``SCORE`` line and the totals by name, in chips."""
 
@@ -90,7 +107,7 @@ class MatchAborted:
     reason: str
 
 
-DealerEvent = Send | DealerWarning | HandLogged | MatchFinished | MatchAborted
+DealerEvent = Send | DealerWarning | Acted | HandLogged | MatchFinished | MatchAborted
 
 
 def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
@@ -120,7 +137,9 @@ class DealerSession:
     may make (each becomes a call); one more ends the match. None means no limit. With
     ``wire=False`` the session formats no lines and returns no :class:`Send` events (a match
     in memory asks :meth:`view` instead, which is several times faster); :meth:`receive` is
-    then refused.
+    then refused. With ``transactions=True`` every action taken is also an :class:`Acted`
+    event (the transaction file), and :meth:`resume`, called before :meth:`start`, replays a
+    transaction file: the match then goes on where it stopped.
     """
 
     def __init__(
@@ -134,6 +153,7 @@ class DealerSession:
         max_invalid: int | None = None,
         limits: TimeLimits | None = None,
         wire: bool = True,
+        transactions: bool = False,
     ) -> None:
         if hands < 0:
             raise ValueError(f"the number of hands must be at least 0, got {hands}")
@@ -144,6 +164,8 @@ class DealerSession:
         self.max_invalid = max_invalid
         self.limits = limits or TimeLimits()
         self.wire = wire
+        self.transactions = transactions
+        self._resumed = False
         self._dealer = Dealer(game, seed)
         n = game.num_players
         self.totals: dict[str, float] = dict.fromkeys(self.names, 0.0)
@@ -162,6 +184,11 @@ class DealerSession:
         self._hand_seconds = [0.0] * n
         self._cards: dict[tuple[int, int], str] = {}
         """The current hand's cards field by (position, round), round -1 at the end."""
+        self._card_texts: tuple[list[str], list[str]] | None = None
+        """The current hand's hole cards by position and board cards by round, as text."""
+        self._betting = ""
+        """The current hand's betting field, extended action by action (never rebuilt)."""
+        self._betting_round = 0
 
     # ---------------------------------------------------------------- queries
     @property
@@ -195,10 +222,6 @@ class DealerSession:
         position = self.position_of(seat)
         return MatchState(position, self._hand_number, state.view(position))
 
-    def names_by_position(self) -> list[str]:
-        """The names of the current hand's players, position by position."""
-        return [self.names[self.seat_of(p)] for p in range(self.game.num_players)]
-
     def deadline(self) -> float | None:
         """When the awaited seat runs out of time (monotonic seconds), or None if nobody is awaited."""
         if self._awaiting is None:
@@ -219,13 +242,55 @@ class DealerSession:
 
     # ---------------------------------------------------------------- inputs
     def start(self, now: float) -> list[DealerEvent]:
-        """Begin the match at ``now`` (monotonic seconds): the first hand's states."""
+        """Begin the match at ``now`` (monotonic seconds): the first hand's states (after
+        :meth:`resume`, the states of the hand where the replay stopped)."""
         if self._started:
             raise SessionStateError("the match has already started")
         self._started = True
-        if self.hands == 0:
+        if self.hands_played >= self.hands:
             return self._finish_match()
-        return self._new_hand(now)
+        if self._state is None:
+            return self._new_hand(now)
+        self._betting, self._betting_round = self._state.betting_string(), self._state.round  # resumed
+        events = self._broadcast()
+        self._request(now)
+        return events
+
+    def resume(self, transactions: Iterable[Transaction]) -> list[DealerEvent]:
+        """Replay a transaction file before :meth:`start`: its actions, hand by hand, with the
+        same dealing, rotation and time limits; a :class:`HandLogged` for every hand they
+        finish. Raises TransactionFormatError when an action does not fit (another hand, an
+        illegal action, a player out of time, more actions than the match has), as the
+        reference dealer refuses such a file."""
+        if self._started or self._resumed:
+            raise SessionStateError("resume() is only possible once, before start()")
+        self._resumed = True
+        events: list[DealerEvent] = []
+        for number, transaction in enumerate(transactions, start=1):
+            if self.hands_played >= self.hands:
+                raise TransactionFormatError(f"transaction {number}: the match's {self.hands} hands are already over")
+            if self._state is None:
+                self._deal()
+            state = self._state
+            assert state is not None and state.current_player is not None
+            where = f"transaction {number}"
+            if transaction.hand_number != self._hand_number:
+                raise TransactionFormatError(f"{where}: hand {transaction.hand_number}, expected {self._hand_number}")
+            if not state.can(transaction.action):
+                raise TransactionFormatError(
+                    f"{where}: {transaction.action} is not legal in hand {self._hand_number} "
+                    f"after {state.betting_string()!r}"
+                )
+            seat = self.seat_of(state.current_player)
+            if transaction.seconds > self._remaining(seat).seconds:
+                raise TransactionFormatError(f"{where}: {self._seat_label(seat)} ran out of time")
+            self._hand_seconds[seat] += transaction.seconds
+            self.match_seconds[seat] += transaction.seconds
+            state.apply(transaction.action)
+            if state.finished:
+                events.append(self._log_hand(state))
+                self._state = None
+        return events
 
     def receive(self, seat: int, line: str, now: float) -> list[DealerEvent]:
         """Handle one ``line`` (terminator allowed) from ``seat``, read at ``now``."""
@@ -284,7 +349,7 @@ class DealerSession:
         except IllegalActionError as error:
             given = str(action) if text is None else text
             return self._invalid(seat, f"invalid action {given!r} ({error})", now)
-        events = self._after(seat, now)
+        events = self._after(seat, played, now)
         if played.size != action.size:
             message = f"{self._seat_label(seat)}: raise to {action.size} clamped to {played.size}"
             events.insert(0, DealerWarning(seat, message))
@@ -345,16 +410,23 @@ class DealerSession:
         state = self._state
         assert state is not None
         state.apply(action)
-        return self._after(seat, now)
+        return self._after(seat, action, now)
 
-    def _after(self, seat: int, now: float) -> list[DealerEvent]:
-        """``seat`` has acted at ``now``: charge its time, tell everyone, go on."""
+    def _after(self, seat: int, played: Action, now: float) -> list[DealerEvent]:
+        """``seat`` has played ``played`` at ``now``: charge its time, tell everyone, go on."""
         elapsed = max(0.0, now - self._request_time)
         self._hand_seconds[seat] += elapsed
         self.match_seconds[seat] += elapsed
         state = self._state
         assert state is not None
-        events = self._broadcast()
+        events: list[DealerEvent] = []
+        if self.transactions:
+            events.append(Acted(seat, self._hand_number, played, self._request_time, now))
+        if self.wire:
+            # The betting field grows by the action, and a '/' for every round it closed.
+            self._betting += format_action(played, self.game) + "/" * (state.round - self._betting_round)
+            self._betting_round = state.round
+        events += self._broadcast()
         if not state.finished:
             self._request(now)
             return events
@@ -366,12 +438,19 @@ class DealerSession:
             events.extend(self._finish_match())
         return events
 
-    def _new_hand(self, now: float) -> list[DealerEvent]:
+    def _deal(self) -> None:
+        """The next hand's cards, and its clocks at zero."""
         self._hand_number += 1
         deal = self._dealer.deal()
         self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
         self._hand_seconds = [0.0] * self.game.num_players
         self._cards.clear()
+        self._card_texts = None
+        self._betting, self._betting_round = "", 0
+
+    def _new_hand(self, now: float) -> list[DealerEvent]:
+        self._deal()
+        assert self._state is not None
         events = self._broadcast()
         if self._state.current_player is None:
             raise SessionStateError("the game leaves nobody to act at the start of a hand")
@@ -390,7 +469,7 @@ class DealerSession:
         assert state is not None
         if not self.wire:
             return []
-        hand, betting, cards = self._hand_number, state.betting_string(), self._cards
+        hand, betting, cards = self._hand_number, self._betting, self._cards
         n = self.game.num_players
         events: list[DealerEvent] = []
         for seat in range(n):
@@ -400,11 +479,30 @@ class DealerSession:
             key = (position, -1 if state.finished else state.round)
             shown = cards.get(key)
             if shown is None:
-                shown = cards[key] = format_cards(state, position)
+                shown = cards[key] = self._cards_field(state, position)
             line = f"MATCHSTATE:{position}:{hand}:{betting}:{shown}"
             self._sent[seat] = line
             events.append(Send(seat, line))
         return events
+
+    def _cards_field(self, state: HandState, position: int) -> str:
+        """``position``'s cards field now: what :func:`format_cards` gives, built from the
+        hand's hole and board texts (formatted once per hand) until the showdown."""
+        if state.finished:
+            return format_cards(state, position)
+        texts = self._card_texts
+        if texts is None:
+            game = state.game
+            holes = ["".join(CARD_STRINGS[card] for card in cards or ()) for cards in state.hole_cards]
+            board = state.board_cards
+            rounds = [
+                "".join(CARD_STRINGS[card] for card in board[start : start + count])
+                for start, count in zip(game.board_start, game.num_board_cards)
+            ]
+            texts = self._card_texts = (holes, rounds)
+        holes, rounds = texts
+        mine = "|".join(hole if p == position else "" for p, hole in enumerate(holes))
+        return mine + rounds[0] + "".join("/" + text for text in rounds[1 : state.round + 1])
 
     def _log_hand(self, state: HandState) -> HandLogged:
         seats = tuple(self.seat_of(position) for position in range(self.game.num_players))
@@ -428,6 +526,7 @@ class DealerSession:
 
 
 __all__ = [
+    "Acted",
     "DealerEvent",
     "DealerSession",
     "DealerWarning",

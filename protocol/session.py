@@ -26,9 +26,9 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
+    MatchStateReader,
     format_action,
     is_comment,
-    parse_match_state,
     parse_version,
     strip_terminator,
 )
@@ -92,12 +92,15 @@ class ClientSession:
     """The player's side of one match of ``game``.
 
     Feed every line the dealer sends to :meth:`receive`; answer each :class:`ActionRequired`
-    with :meth:`respond`. ``hands_finished`` counts the :class:`HandFinished` events.
+    with :meth:`respond`. ``hands_finished`` counts the :class:`HandFinished` events. Lines
+    are read by a :class:`~pokerbot.protocol.wire.MatchStateReader`: each applies only the
+    actions that are new since the previous line of its hand.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.hands_finished = 0
+        self._reader = MatchStateReader(game)
         self._pending: MatchState | None = None
         self._pending_line = ""
 
@@ -112,7 +115,7 @@ class ClientSession:
             return Ignored("blank line")
         if is_comment(text):
             return Ignored(f"comment: {text}")
-        view = parse_match_state(text, self.game)
+        view = self._reader.parse(text)
         if view.state.finished:
             self._pending = None
             self.hands_finished += 1

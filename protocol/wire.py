@@ -119,16 +119,61 @@ def _parse_fields(fields: list[str], game: Game) -> MatchState:
     return MatchState(position, hand_number, state)
 
 
-def replay_betting(betting: str, state: HandState, offset: int) -> None:
-    """Apply every action of an ACPC betting string to ``state``, checking ``/`` placement.
+class MatchStateReader:
+    """Reads the successive ``MATCHSTATE`` lines one player receives, replaying only what is new.
 
-    ``offset`` is where the betting starts in its line, for error messages.
+    Within a hand every line extends the previous one: the same position and hand number,
+    the betting so far plus the latest actions, the cards plus any new board. :meth:`parse`
+    then copies the state it already holds and applies the new actions alone (checked by the
+    same :meth:`HandState.apply`), re-reading the cards field only when it changed. Any other
+    line (a new hand, a resumed match) is parsed from scratch. The result is always what
+    :func:`parse_match_state` returns for the line, and every view owns its state.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._key = ""
+        self._betting = ""
+        self._cards = ""
+        self._view: MatchState | None = None
+
+    def parse(self, line: str) -> MatchState:
+        """The view of ``line`` (terminator allowed); raises ProtocolError."""
+        fields = _split(line, 5, "a match state")
+        _, position_text, hand_text, betting, cards = fields
+        key = f"{position_text}:{hand_text}"
+        last = self._view
+        known = len(self._betting)
+        if (
+            last is None
+            or key != self._key
+            or not betting.startswith(self._betting)
+            or betting[known : known + 1] in _DIGITS  # the last raise's size goes on: not an extension
+        ):
+            view = _parse_fields(fields, self.game)
+        else:
+            offset = len(_PREFIX) + len(key) + 1
+            state = last.state.copy()
+            round_before = state.round
+            replay_betting(betting, state, offset, start=known)
+            if cards != self._cards or state.round != round_before or state.finished:
+                read_cards(cards, state, last.position, offset + len(betting) + 1)
+            view = MatchState(last.position, last.hand_number, state)
+        self._key, self._betting, self._cards, self._view = key, betting, cards, view
+        return view
+
+
+def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) -> None:
+    """Apply the actions of an ACPC betting string to ``state``, checking ``/`` placement.
+
+    ``offset`` is where the betting starts in its line, for error messages; ``start`` skips
+    the actions ``state`` already holds (``betting[:start]``, ending at an action or ``/``).
     """
     nolimit = state.game.is_nolimit
     apply = state.apply
     length = len(betting)
-    i = 0
-    separators = 0
+    i = start
+    separators = state.round if start else 0
     while i < length:
         char = betting[i]
         where = offset + i

@@ -23,6 +23,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game
@@ -46,6 +47,9 @@ class Strategy(ABC):
     """Decides actions for one player of one game."""
 
     name: str = "strategy"
+    cheap: ClassVar[bool] = False
+    """True for a strategy that decides in microseconds and never blocks (a rule-based
+    baseline): a client then calls it directly instead of running it in a process of its own."""
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game

@@ -48,6 +48,7 @@ class AlwaysCall(_Deterministic):
     """Checks or calls every time."""
 
     name = "always-call"
+    cheap = True
 
     def action(self, view: MatchState) -> Action:
         """Always ``CALL`` (calling is always legal)."""
@@ -58,6 +59,7 @@ class AlwaysFold(_Deterministic):
     """Folds whenever folding is legal, checks when checking is free."""
 
     name = "always-fold"
+    cheap = True
 
     def action(self, view: MatchState) -> Action:
         """``FOLD`` when there is something to call, ``CALL`` (a check) otherwise."""
@@ -68,6 +70,7 @@ class AlwaysRaise(_Deterministic):
     """Makes the minimum raise (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-raise"
+    cheap = True
 
     def action(self, view: MatchState) -> Action:
         """A raise to the minimum legal raise-to amount, else ``CALL``."""
@@ -79,6 +82,7 @@ class AlwaysAllIn(_Deterministic):
     """Raises to its whole stack (the limit raise in limit games); calls when it cannot raise."""
 
     name = "always-allin"
+    cheap = True
 
     def action(self, view: MatchState) -> Action:
         """A raise to the maximum legal raise-to amount, else ``CALL``."""
@@ -99,6 +103,7 @@ class RandomPlayer(Strategy):
     """
 
     name = "random"
+    cheap = True
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         """One random legal action, drawn from ``self.rng``."""
@@ -170,6 +175,7 @@ class PushFold(Strategy):
     """
 
     name = "push-fold"
+    cheap = True
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)

@@ -10,6 +10,8 @@ that installed packages declare (entry-point group ``pokerbot.strategies``), and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
@@ -127,7 +129,7 @@ def default_strategy(game: Game, *, fast: bool = False) -> str:
     return "always-raise"
 
 
-def _shipped(name: str):  # type: ignore[no-untyped-def]
+def _shipped(name: str) -> StrategyFactory:
     def factory(game: Game, seed: int | None = None) -> Strategy:
         from pokerbot.strategies.abstract.player import shipped_factory
 
@@ -136,7 +138,7 @@ def _shipped(name: str):  # type: ignore[no-untyped-def]
     return factory
 
 
-def _plays_shipped(name: str):  # type: ignore[no-untyped-def]
+def _plays_shipped(name: str) -> Callable[[Game], bool]:
     return lambda game: plays_shipped(game, name)
 
 

@@ -74,3 +74,22 @@ def test_dealer_and_play_import_neither_models_nor_scientific_packages(argv: lis
     if argv[0] == "dealer":
         assert not any(name.startswith(("pokerbot.models", "pokerbot.strategies")) for name in modules)
         assert "eval7" not in modules  # hands are ranked only once the first hand ends
+
+
+def test_deferred_transports_say_what_the_real_ones_say() -> None:
+    from pokerbot.bot.transports import TRANSPORTS, DeferredTransport
+
+    deferred = {scheme: t for scheme, t in TRANSPORTS.items() if isinstance(t, DeferredTransport)}
+    assert deferred  # WebSocket: its library is slow to import
+    for scheme, transport in deferred.items():
+        real = transport.load()
+        assert (transport.scheme, transport.supports_token, transport.can_listen) == (
+            real.scheme,
+            real.supports_token,
+            real.can_listen,
+        ), scheme
+        assert transport.seat_url("127.0.0.1", 5) == real.seat_url("127.0.0.1", 5)
+
+
+def test_a_tcp_dealer_imports_no_websocket_library() -> None:
+    assert "websockets" not in _imported_by(["dealer", "-h"])

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,6 +97,9 @@ async def serve(handler: Callable[[LineConnection], Awaitable[None]]) -> tuple[a
 
 
 async def play_against(dealer: Dealer, strategy: Strategy, **options: Any) -> Any:
+    """Play ``strategy`` against the scripted ``dealer``; by default in a worker thread, so that
+    the test can look at the strategy object (a strategy process has its own copy)."""
+    options.setdefault("isolation", "thread")
     server, port = await serve(dealer)
     async with server, asyncio.timeout(20):
         return await play_match(f"tcp://127.0.0.1:{port}", KUHN, strategy, **options)
@@ -161,18 +167,19 @@ async def test_plays_observes_and_ignores_comments() -> None:
     assert strategy.observed[1].state.hole_cards == [(KUHN.deck[0],), (KUHN.deck[2],)]
 
 
+@pytest.mark.parametrize("isolation", ["inline", "thread", "process"])
 @pytest.mark.parametrize(
     ("answer", "reason"),
     [
-        (RuntimeError("boom"), "the strategy raised RuntimeError: boom"),
+        (RuntimeError("boom"), "the strategy failed: RuntimeError: boom"),
         (FOLD, "the strategy chose an illegal action"),
         (Action.raise_to(5), "the strategy chose an illegal action"),
     ],
 )
-async def test_a_failing_strategy_falls_back_to_check_or_call(answer: Any, reason: str) -> None:
+async def test_a_failing_strategy_falls_back_to_check_or_call(answer: Any, reason: str, isolation: str) -> None:
     dealer = Dealer(HAND_0, {HAND_0[0]})
     with capture_logs() as logs:
-        result = await play_against(dealer, Scripted(KUHN, answer))
+        result = await play_against(dealer, Scripted(KUHN, answer), isolation=isolation)
     assert result.fallbacks == 1 and result.error is None
     assert dealer.received[1] == "MATCHSTATE:0:0::Ks|:c"
     (fallback,) = [entry for entry in logs if entry["event"] == "fallback"]
@@ -180,8 +187,9 @@ async def test_a_failing_strategy_falls_back_to_check_or_call(answer: Any, reaso
     assert fallback["hand"] == 0 and fallback["action"] == "c"
 
 
-async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy() -> None:
-    release = threading.Event()
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation: str) -> None:
+    release = threading.Event()  # (a strategy process has its own copy, never set: it is killed)
 
     class Slow(Strategy):
         name = "slow"
@@ -193,9 +201,9 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy() -> None:
     dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
     started = time.monotonic()
     with capture_logs() as logs:
-        result = await play_against(dealer, Slow(KUHN), time_per_action=0.05)
+        result = await play_against(dealer, Slow(KUHN), time_per_action=0.05, isolation=isolation)
     release.set()
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 4  # the 5 s wait was cut off
     assert result.fallbacks == 2 and result.hands_played == 2
     reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
     assert "did not answer within" in reasons[0] and "still busy" in reasons[1]
@@ -311,3 +319,118 @@ def test_json_logs(capsys: pytest.CaptureFixture[str]) -> None:
         "level": "warning",
         "timestamp": None,
     }
+
+
+# ------------------------------------------------------------ strategy processes
+class Recording(Strategy):
+    """Calls, then writes what it saw to a file (it may run in another process)."""
+
+    name = "recording"
+
+    def __init__(self, game: Game, path: Path) -> None:
+        super().__init__(game)
+        self.path = path
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        with open(self.path, "a") as out:
+            out.write(f"decide|{view.hand_number}|{view.state.betting_string()}|{os.getpid()}\n")
+        return CALL
+
+    def observe(self, view: MatchState) -> None:
+        with open(self.path, "a") as out:
+            out.write(f"observe|{view.hand_number}|{view.state.betting_string()}|{os.getpid()}\n")
+
+
+async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) -> None:
+    record = tmp_path / "record.txt"
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    result = await play_against(dealer, Recording(KUHN, record), isolation="process")
+    assert result.error is None and result.fallbacks == 0 and result.hands_played == 2
+    lines = [line.split("|") for line in record.read_text().splitlines()]
+    assert [line[:3] for line in lines] == [
+        ["decide", "0", ""],
+        ["observe", "0", "rc"],
+        ["decide", "1", "c"],
+        ["observe", "1", "cc"],
+    ]
+    pids = {line[3] for line in lines}
+    assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
+
+
+async def test_a_strategy_holding_the_interpreter_lock_cannot_delay_the_fallback() -> None:
+    """A long call into C holds Python's lock: in a process of its own it cannot stop the
+    client's loop, which sends the fallback on time (a worker thread could not)."""
+
+    class Backtracking(Strategy):
+        name = "backtracking"
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            re.match(r"(a+)+$", "a" * 40 + "b")  # catastrophic backtracking, all in C
+            return CALL
+
+    replied: list[float] = []
+
+    class Timed(Dealer):
+        async def __call__(self, connection: LineConnection) -> None:
+            self.received.append(await connection.read_line() or "")
+            await connection.send_lines([HAND_0[0]])
+            sent = time.monotonic()
+            self.received.append(await connection.read_line() or "")
+            replied.append(time.monotonic() - sent)
+            await connection.send_lines(HAND_0[1:])
+
+    dealer = Timed(HAND_0, {HAND_0[0]})
+    with capture_logs():
+        result = await play_against(dealer, Backtracking(KUHN), time_per_action=0.05, isolation="process")
+    assert result.fallbacks == 1 and result.hands_played == 1
+    assert dealer.received[1] == "MATCHSTATE:0:0::Ks|:c"
+    assert replied[0] < 1.0  # the backtracking alone takes far longer
+
+
+async def test_a_dying_strategy_process_leaves_the_fallback() -> None:
+    class Dying(Strategy):
+        name = "dying"
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            os._exit(3)
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, Dying(KUHN), isolation="process")
+    assert result.fallbacks == 2 and result.hands_played == 2 and result.error is None
+    reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
+    assert all("strategy process ended (exit code 3)" in reason for reason in reasons)
+
+
+def test_cheap_strategies_run_inline_and_others_in_a_process() -> None:
+    from pokerbot.bot.strategy_runner import InlineRunner, ProcessRunner, make_runner
+    from pokerbot.strategies.baselines import RandomPlayer
+
+    assert isinstance(make_runner(RandomPlayer(KUHN), KUHN), InlineRunner)
+    runner = make_runner(Scripted(KUHN), KUHN)
+    assert isinstance(runner, ProcessRunner)
+    asyncio.run(runner.close())
+    assert not runner.process.is_alive()
+
+
+async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(tmp_path: Path) -> None:
+    record = tmp_path / "record.txt"
+
+    class SlowLearner(Recording):
+        def observe(self, view: MatchState) -> None:
+            time.sleep(0.5)
+            super().observe(view)
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process")
+    assert result.hands_played == 2 and result.error is None
+    # Hand 1's request waited behind hand 0's observation: it fell back on time, and hand 1's
+    # end was skipped instead of queued behind that late decision.
+    assert result.fallbacks == 1
+    assert [entry["hand"] for entry in logs if entry["event"] == "observe_skipped"] == [1]
+    assert [line.split("|")[:2] for line in record.read_text().splitlines()] == [
+        ["decide", "0"],
+        ["observe", "0"],
+        ["decide", "1"],
+    ]

@@ -325,7 +325,7 @@ def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
         limits=TimeLimits(response_ms=100),
     )
     assert outcome.error is None and outcome.hands_played == 12
-    assert slow.decisions >= 1 and outcome.illegal_actions["sluggish"] >= 1  # fallbacks sent
+    assert outcome.illegal_actions["sluggish"] >= 1  # fallbacks sent (the strategy runs in a process of its own)
     assert outcome.illegal_actions["random"] == 0
     log = (tmp_path / "match.log").read_text().splitlines()
     assert "#--t_response 100" in log and check_log(log, game).ok

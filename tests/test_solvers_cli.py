@@ -38,7 +38,7 @@ def test_solve_by_seconds(tmp_path):
 
 
 def test_exploitability_json_of_uniform():
-    result = runner.invoke(app, ["exploitability", "kuhn", "uniform", "--json"])
+    result = runner.invoke(app, ["exploitability", "kuhn", "uniform", "--json", "-"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["nash_conv"] == pytest.approx(0.916667, abs=1e-6)
@@ -78,3 +78,49 @@ def test_wrong_game_and_corrupt_policy_exit_2(tmp_path):
     path.write_text("{broken")
     result = runner.invoke(app, ["exploitability", "kuhn", str(path)])
     assert result.exit_code == 2 and "corrupt JSON" in result.output
+
+
+def test_exploitability_by_lbr_writes_the_report(tmp_path):
+    out = tmp_path / "lbr.json"
+    arguments = ["exploitability", "holdem-nolimit-2p", "always-fold", "--hands", "20", "--workers", "1", "-q"]
+    result = runner.invoke(app, [*arguments, "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "+750" in result.output
+    data = json.loads(out.read_text())
+    for key in ("method", "hands", "mbb_per_hand", "mbb_per_hand_ci95", "strategy", "game"):
+        assert key in data
+    assert data["method"] == "lbr" and data["hands"] == 20 and data["mbb_per_hand"] == pytest.approx(750.0)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["exploitability", "leduc", "random", "--method", "lbr"],
+        ["exploitability", "holdem-nolimit-2p", "no-such-strategy"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--hands", "7"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--betting", "fx"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--method", "magic"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--workers", "0"],
+    ],
+)
+def test_bad_lbr_usage_exits_2(arguments):
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    assert "error:" in result.output
+
+
+def test_lbr_against_a_strategy_without_action_probabilities_exits_2(tmp_path):
+    bot = tmp_path / "mine.py"
+    bot.write_text(
+        "from pokerbot.protocol.actions import CALL\n"
+        "from pokerbot.strategies.base import Strategy\n\n\n"
+        "class Mine(Strategy):\n"
+        "    name = 'mine'\n\n"
+        "    def decide(self, view, deadline):\n"
+        "        return CALL\n"
+    )
+    result = runner.invoke(
+        app, ["exploitability", "holdem-nolimit-2p", f"{bot}:Mine", "--hands", "4", "--workers", "1"]
+    )
+    assert result.exit_code == 2
+    assert "does not give its action probabilities" in result.output

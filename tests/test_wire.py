@@ -12,6 +12,7 @@ from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import (
     VERSION_LINE,
     MatchState,
+    MatchStateReader,
     format_match_state,
     format_response,
     parse_action,
@@ -194,3 +195,55 @@ def test_format_parse_round_trip_over_random_play(name):
                 assert again.state.betting_string() == state.betting_string()
             if step < len(actions):
                 state.apply(actions[step])
+
+
+def _equal_views(a: MatchState, b: MatchState) -> bool:
+    x, y = a.state, b.state
+    return (a.position, a.hand_number) == (b.position, b.hand_number) and all(
+        getattr(x, name) == getattr(y, name)
+        for name in ("spent", "round", "actions", "folded", "finished", "hole_cards", "board_cards", "current_player")
+    )
+
+
+def test_the_incremental_reader_equals_a_full_parse_on_every_reference_line(reference: Reference):
+    """Each seat's lines, in order, through one reader: the same views as parsing each alone."""
+    readers: dict[str, MatchStateReader] = {}
+    previous: dict[str, MatchState] = {}
+    for line in reference.transcript:
+        parts = line.split(" ", 4)
+        if parts[0] != "TO":
+            continue
+        reader = readers.setdefault(parts[1], MatchStateReader(reference.game))
+        view = reader.parse(parts[4])
+        assert _equal_views(view, parse_match_state(parts[4], reference.game))
+        assert format_match_state(view) == parts[4]
+        if parts[1] in previous:  # every view owns its state
+            earlier = previous[parts[1]]
+            assert earlier.state is not view.state
+        previous[parts[1]] = view
+    for seat, view in previous.items():
+        again = parse_match_state(format_match_state(view), reference.game)
+        assert _equal_views(view, again), seat
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.data())
+def test_fuzz_the_incremental_reader_after_a_good_line(data):
+    """After a real line, a mutated next line reads exactly as a full parse does (or both fail)."""
+    reference = load_reference("nolimit2p_s12")
+    lines = [line.split(" ", 4)[4] for line in reference.transcript[:600] if line.startswith("TO 1 ")]
+    index = data.draw(st.integers(0, len(lines) - 2))
+    following = lines[index + 1]
+    position = data.draw(st.integers(0, len(following)))
+    insert = data.draw(st.text(alphabet="0123456789rcf/|:AKQsdhc", max_size=3))
+    mutated = following[:position] + insert + following[position + data.draw(st.integers(0, 2)) :]
+    reader = MatchStateReader(reference.game)
+    reader.parse(lines[index])
+    try:
+        expected = parse_match_state(mutated, reference.game)
+    except ProtocolError as error:
+        with pytest.raises(ProtocolError) as raised:
+            reader.parse(mutated)
+        assert str(raised.value) == str(error)
+        return
+    assert _equal_views(reader.parse(mutated), expected)

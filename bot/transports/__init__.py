@@ -14,9 +14,11 @@ conformance tests over every registered transport.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from pokerbot.bot.transports import tcp, websocket
+from pokerbot.bot.transports import tcp
 from pokerbot.bot.transports.base import (
     ConnectionHandler,
     HandshakeRefusedError,
@@ -27,12 +29,56 @@ from pokerbot.bot.transports.base import (
     TransportURLError,
 )
 
+
+class DeferredTransport(Transport):
+    """A transport whose module is imported on first use: ``module``'s ``attribute``.
+
+    Its library may take long to import (``websockets``: tens of milliseconds), which a
+    command that never uses it (a TCP dealer printing its ports) should not pay. What the
+    registry asks without using it (scheme, tokens, listening, seat URLs) is given here.
+    """
+
+    def __init__(self, scheme: str, module: str, attribute: str, *, supports_token: bool, can_listen: bool) -> None:
+        self.scheme = scheme
+        self.supports_token = supports_token
+        self.can_listen = can_listen
+        self._module, self._attribute = module, attribute
+        self._transport: Transport | None = None
+
+    def load(self) -> Transport:
+        """The transport itself (its module imported now, if not yet)."""
+        if self._transport is None:
+            self._transport = getattr(importlib.import_module(self._module), self._attribute)
+        return self._transport
+
+    async def connect(self, url: str, *, token: str | None = None, timeout: float = 10.0) -> LineConnection:
+        return await self.load().connect(url, token=token, timeout=timeout)
+
+    async def listen(
+        self,
+        host: str,
+        port: int,
+        handler: ConnectionHandler,
+        *,
+        token: str | None = None,
+        on_refused: Callable[[str], None] | None = None,
+    ) -> Listener:
+        return await self.load().listen(host, port, handler, token=token, on_refused=on_refused)
+
+    def seat_url(self, host: str, port: int) -> str:
+        return self.load().seat_url(host, port)
+
+
 TRANSPORTS: dict[str, Transport] = {
     "tcp": tcp.TRANSPORT,
-    "ws": websocket.TRANSPORT,
-    "wss": websocket.SECURE_TRANSPORT,
+    "ws": DeferredTransport(
+        "ws", "pokerbot.bot.transports.websocket", "TRANSPORT", supports_token=True, can_listen=True
+    ),
+    "wss": DeferredTransport(
+        "wss", "pokerbot.bot.transports.websocket", "SECURE_TRANSPORT", supports_token=True, can_listen=False
+    ),
 }
-"""Every transport by URL scheme: the registry."""
+"""Every transport by URL scheme: the registry (WebSocket imported when first used)."""
 
 
 def transport_for(url_or_scheme: str) -> Transport:

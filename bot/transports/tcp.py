@@ -54,7 +54,9 @@ class TcpLineConnection(LineConnection):
     async def send_lines(self, lines: Sequence[str]) -> None:
         if self._writer.is_closing():
             raise ConnectionResetError(f"the connection to {self.peer} is closed")
-        self._writer.write("".join(f"{line}\r\n" for line in lines).encode())
+        self._writer.write(
+            (lines[0] + "\r\n" if len(lines) == 1 else "".join(f"{line}\r\n" for line in lines)).encode()
+        )
         await self._writer.drain()
 
     async def close(self, reason: str = "") -> None:

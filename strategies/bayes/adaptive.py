@@ -16,7 +16,21 @@ hypotheses about the opponent, sharing one slot numbering:
 **Response.** The Bayesian best response ``BR`` to the posterior (the reach-weighted
 mixture of the spike and the slab's weighted particles).
 
-**Safety rule.** ``BR`` is played only when the *procedure* "best-respond to what the data
+**Safety rule**, in two layers: a posterior test decides *whether* to exploit, and a ledger
+of the opponent's gifts (:mod:`~strategies.bayes.safety`) decides *how much* may be risked.
+
+*The budget* (``safe=True``, the default) carries the worst-case guarantee. The ledger
+books, after every hand, a lower bound of the opponent's mistakes against the profile
+played (its regrets, from what the hand revealed) and what that profile risked; an
+exploiting plan is played with the probability ``share = min(1, k / (r_p - w(BR)))`` that
+the budget ``k`` allows (``pi*`` otherwise), where ``w(BR)`` is ``BR``'s value against a best
+response and ``r_p`` the equilibrium's. Against every opponent and over every horizon the
+learner's expected winnings are at least what ``pi*`` guarantees, minus ``allowance``
+chips per hand (default 0: strictly safe; Ganzfried and Sandholm's RWYWE; proof in
+:mod:`~strategies.bayes.safety`). Against an equilibrium player no gift is booked, so
+``pi*`` is played whatever the test says.
+
+*The test.* ``BR`` is considered only when the *procedure* "best-respond to what the data
 suggest" passes an out-of-sample test on the posterior. For pairs of independent draws -
 ``sigma_k`` from the whole posterior, ``sigma_j`` ("the truth") with probability
 ``defensive`` from the slab's posterior and otherwise from the whole posterior - the best
@@ -51,9 +65,14 @@ Consequences and limits (measured in ``docs/experiments.md``):
   tends to 1 (Occam's razor in the marginal likelihood) and the learner keeps to ``pi*``;
 * ``pi*`` is played while little is known, which explores at no cost beyond the game value
   (in Kuhn, with ``gamma = 1``, the most exploratory P1 equilibrium of seed 000 section 5.3);
-* the test is Bayesian, not a worst-case guarantee: against an opponent that is nearly an
-  equilibrium but not ``pi*`` (Leduc CFR stopped early), spurious passes still cost a
-  little against what ``pi*`` would have earned.
+* the test alone is Bayesian, not a worst-case guarantee: against an opponent that is
+  nearly an equilibrium but not ``pi*`` (Leduc CFR stopped early) its spurious passes cost
+  0.027 chips/hand against what ``pi*`` earns (``safe=False``, the rule before issue 17); the
+  budget caps such losses at the gifts the opponent made;
+* an opponent that makes no mistakes against ``pi*`` gives nothing to risk: in Kuhn every
+  P2 strategy of seed 000's family (O1-O6) is a best response to every P1 equilibrium, so
+  as P1 the strictly safe learner earns exactly the game value against them (and so would
+  any strictly safe rule: see :mod:`~strategies.bayes.safety`).
 
 Recomputation follows a :class:`~strategies.bayes.learners.Schedule`.
 """
@@ -74,6 +93,7 @@ from pokerbot.models.bayes.slots import KeyClass, SlotIndex, Table
 from pokerbot.protocol.infosets import betting_class
 from pokerbot.strategies.bayes.learners import Evaluate, Schedule
 from pokerbot.strategies.bayes.responses import ResponseSolver
+from pokerbot.strategies.bayes.safety import SafetyLedger
 
 
 @dataclass(frozen=True)
@@ -94,10 +114,16 @@ class AdaptiveConfig:
     against the "truths" (False: bolder, blind to the winner's curse)."""
     defensive: float = 0.5
     """Share of the safety test's "truths" drawn from the general slab (the rest from the whole posterior)."""
+    safe: bool = True
+    """Risk only what the opponent has given away (:mod:`~strategies.bayes.safety`); False: the
+    posterior test alone decides (the rule before issue 17, without a guarantee)."""
+    allowance: float = 0.0
+    """Chips per hand credited to the safety budget besides the gifts: the most the learner
+    may lose per hand, in expectation, beyond what its equilibrium guarantees (0: strictly safe)."""
 
     def __post_init__(self) -> None:
-        if self.prior_strength <= 0 or self.particles < 1 or self.tolerance < 0:
-            raise ValueError("prior_strength and particles must be positive, tolerance non-negative")
+        if self.prior_strength <= 0 or self.particles < 1 or self.tolerance < 0 or self.allowance < 0:
+            raise ValueError("prior_strength and particles must be positive, tolerance and allowance non-negative")
         if self.spike < 0 or self.blind < 0 or self.spike + self.blind >= 1 or not 0 <= self.delta <= 1:
             raise ValueError("spike and blind must be non-negative with spike + blind < 1, delta in [0, 1]")
 
@@ -114,6 +140,22 @@ class Plan:
     """Mean over posterior pairs of the best response's value minus the equilibrium's (chips per hand)."""
     spike_weight: float
     """Posterior probability that the opponent plays exactly the equilibrium."""
+    worst_case: float
+    """``sigma``'s value against a best response to it (chips per hand)."""
+
+
+@dataclass(frozen=True)
+class HandChoice:
+    """What the learner plays in one hand."""
+
+    sigma: np.ndarray
+    """The profile played."""
+    response: np.ndarray
+    """The plan's profile (the exploiting response, or the equilibrium)."""
+    share: float
+    """The probability with which ``response`` was drawn instead of the equilibrium."""
+    risked: float
+    """``share * (r_p - w(response))``: the budget the draw puts at stake (chips)."""
 
 
 def adaptive_model(
@@ -185,9 +227,19 @@ class AdaptiveCore:
         self.rng = np.random.default_rng(model.rng.integers(2**63))
         self.plans: dict[int, Plan] = {}
         self._computed_at: dict[int, int] = {}
+        self.ledger = SafetyLedger(solver, equilibrium_sigma, self.config.allowance) if self.config.safe else None
+        """The budget of safe exploitation (None without the safety rule)."""
+        self.hand: HandChoice | None = None
+        """What the learner plays in the current (or last) hand."""
+        self._pending: dict[int, HandChoice] = {}
 
     def observe(self, record: HandRecord) -> None:
-        """Update the posterior with one finished hand."""
+        """Book the hand in the ledger, then update the posterior with it."""
+        self.policy(record.position)
+        choice = self._pending.pop(record.position)
+        self._pending.clear()
+        if self.ledger is not None:
+            self.ledger.settle(record, choice.sigma, choice.risked)
         self.model.learn_record(record)
 
     def plan(self, position: int) -> Plan:
@@ -199,13 +251,36 @@ class AdaptiveCore:
             self.version += 1
         return self.plans[position]
 
+    def choose(self, position: int) -> HandChoice:
+        """What to play in ``position`` next hand (fixed until :meth:`observe`): the plan's
+        profile, except that with the safety rule an exploiting plan is played only with
+        the probability ``share`` the ledger's budget allows (the equilibrium otherwise)."""
+        choice = self._pending.get(position)
+        if choice is not None:
+            return choice
+        plan = self.plan(position)
+        if not plan.exploiting or self.ledger is None:
+            choice = HandChoice(plan.sigma, plan.sigma, 1.0 if plan.exploiting else 0.0, 0.0)
+        else:
+            share = self.ledger.share(position, plan.worst_case)
+            played = plan.sigma if self.rng.random() < share else self.equilibrium
+            risked = share * (self.ledger.reference[position] - plan.worst_case)
+            choice = HandChoice(played, plan.sigma, share, risked)
+        self._pending[position] = choice
+        self.hand = choice
+        return choice
+
     def policy(self, position: int) -> np.ndarray:
-        """The profile to play in ``position`` next hand."""
-        return self.plan(position).sigma
+        """The profile to play in ``position`` next hand (see :meth:`choose`)."""
+        return self.choose(position).sigma
 
     def expected_value(self, position: int, evaluate: Evaluate) -> float:
-        """``evaluate`` of the current plan's profile."""
-        return evaluate(self.policy(position))
+        """``evaluate`` of the next hand's choice, averaged over the draw between the
+        response and the equilibrium."""
+        choice = self.choose(position)
+        if choice.share in (0.0, 1.0):
+            return evaluate(choice.sigma)
+        return (1.0 - choice.share) * evaluate(self.equilibrium) + choice.share * evaluate(choice.response)
 
     def _draw(self, weights: np.ndarray, count: int) -> np.ndarray:
         """``count`` members drawn independently by weight."""
@@ -239,7 +314,14 @@ class AdaptiveCore:
         spike = 0.0
         if isinstance(self.model, MixtureModel) and isinstance(self.model.components[0], PortfolioModel):
             spike = float(self.model.weights()[0])
-        return Plan(response.sigma if exploiting else self.equilibrium, exploiting, confidence, gain, spike)
+        if not exploiting:
+            return Plan(self.equilibrium, False, confidence, gain, spike, self._worst_case(position, self.equilibrium))
+        return Plan(response.sigma, True, confidence, gain, spike, self._worst_case(position, response.sigma))
+
+    def _worst_case(self, position: int, sigma: np.ndarray) -> float:
+        if self.ledger is not None:
+            return self.ledger.worst_case(position, sigma)
+        return self.solver.worst_case(position, sigma)
 
 
-__all__ = ["AdaptiveConfig", "AdaptiveCore", "Plan", "adaptive_model", "general_component"]
+__all__ = ["AdaptiveConfig", "AdaptiveCore", "HandChoice", "Plan", "adaptive_model", "general_component"]

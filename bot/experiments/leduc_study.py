@@ -19,13 +19,15 @@ Learners (seed 002, section 4.1):
   opponent itself), playing the best response to a member drawn from the posterior;
 * ``bootstrap`` - policy bootstrapping (Algorithm 4) from the same portfolio into the
   explicit model, Thompson responses;
-* ``adaptive`` - :mod:`pokerbot.strategies.bayes.adaptive`.
+* ``adaptive`` - :mod:`pokerbot.strategies.bayes.adaptive`; ``adaptive-nobudget`` the same
+  without the safety budget of :mod:`pokerbot.strategies.bayes.safety`.
 
 Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
-trial, :func:`~strategies.bayes.opponents.skewed_profile`), ``random`` (the ACPC example
+trial, :func:`~bot.experiments.small_game_opponents.skewed_profile`), ``random`` (the ACPC example
 player), ``equilibrium`` (the shipped equilibrium the learners also know) and
 ``near-equilibrium`` (vanilla CFR stopped after 300 iterations: almost unexploitable, but
-not the equilibrium the learners know - a test of the safety rule).
+not the equilibrium the learners know - a test of the safety rule), and ``policy:PATH`` (a
+saved policy file, e.g. OpenSpiel's CFR+ stopped early).
 
 Responses of the Thompson learners are recomputed on the same schedule as the adaptive
 learner's (:class:`~strategies.bayes.learners.Schedule`); a skewed opponent is drawn anew
@@ -37,30 +39,38 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from pokerbot.models.bayes.bootstrap import BootstrapModel
+from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
+from pokerbot.bot.experiments.learners import ModelLearner, PortfolioLearner
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_game_opponents import acpc_random_profile, skewed_profile
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import rank_class
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from pokerbot.strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
-from pokerbot.strategies.bayes.opponents import acpc_random_profile, skewed_profile
+from pokerbot.strategies.bayes.learners import Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.equilibria import equilibrium_policy
+from pokerbot.strategies.solvers.policy import Policy
 from pokerbot.strategies.solvers.profile import profile_from_policy
 from pokerbot.strategies.solvers.solve import make_solver
 from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 OPPONENTS = ("skewed", "skewed-complex", "random", "equilibrium", "near-equilibrium")
+POLICY_PREFIX = "policy:"
+"""An opponent ``policy:PATH`` plays a saved Leduc policy file (e.g. OpenSpiel's CFR+ stopped
+early, written by ``benchmarks/openspiel_leduc_policy.py``)."""
 NEAR_EQUILIBRIUM_ITERATIONS = 300
 """Vanilla CFR iterations of the ``near-equilibrium`` opponent (exploitability about 0.036 chips/hand)."""
-LEARNERS = ("explicit", "implicit", "bootstrap", "adaptive")
+LEARNERS = ("explicit", "implicit", "bootstrap", "adaptive", "adaptive-nobudget")
+"""``adaptive-nobudget`` is ``adaptive`` without its safety budget (the posterior test alone,
+the rule before issue 17), for side-by-side comparisons."""
 Progress = Callable[[str], None]
 
 
@@ -78,7 +88,7 @@ class LeducStudyConfig:
     kappa: float = 0.5
     """Skew strength of the skewed opponents (and portfolio members)."""
     jobs: int = 1
-    adaptive: dict[str, float] = field(default_factory=dict)
+    adaptive: dict[str, Any] = field(default_factory=dict)
 
 
 class _Context:
@@ -111,6 +121,8 @@ class _Context:
             return acpc_random_profile(self.tree)
         if name == "equilibrium":
             return self.equilibrium
+        if name.startswith(POLICY_PREFIX):
+            return profile_from_policy(self.tree, Policy.load(name[len(POLICY_PREFIX) :], self.game))
         if name == "near-equilibrium":
             solver = make_solver("cfr", self.tree)
             solver.run(NEAR_EQUILIBRIUM_ITERATIONS)
@@ -121,8 +133,8 @@ class _Context:
 
     def learner(self, name: str, config: LeducStudyConfig, portfolio: Sequence[np.ndarray], seed: int) -> Learner:
         seeds = np.random.SeedSequence(seed).generate_state(3)
-        if name == "adaptive":
-            settings = AdaptiveConfig(**config.adaptive)
+        if name in ("adaptive", "adaptive-nobudget"):
+            settings = AdaptiveConfig(**{**config.adaptive, **({"safe": False} if name == "adaptive-nobudget" else {})})
             model = adaptive_model(self.table, settings, rank_class, seed=int(seeds[0]))
             return AdaptiveCore(ResponseSolver(self.tree, model.index, self.engine), self.equilibrium, model, settings)
         explicit = DirichletModel(self.table, config.prior_strength, key_class=rank_class, seed=int(seeds[0]))
@@ -146,7 +158,7 @@ def _trial_seed(config: LeducStudyConfig, *parts: int) -> np.random.SeedSequence
 def run_trials(config: LeducStudyConfig, opponent: str, learner: str, trials: Sequence[int]) -> dict[str, list]:
     """Play the given trials of one learner against one opponent (a worker's task)."""
     context = _Context()
-    opponent_index = OPPONENTS.index(opponent)
+    opponent_index = OPPONENTS.index(opponent) if opponent in OPPONENTS else len(OPPONENTS)
     out: dict[str, list] = {"expected": [], "chips": [], "best_response": [], "equilibrium": []}
     for trial in trials:
         opponent_rng = np.random.default_rng(_trial_seed(config, 1, opponent_index, trial))
@@ -172,7 +184,7 @@ def run_trials(config: LeducStudyConfig, opponent: str, learner: str, trials: Se
     return out
 
 
-def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
+def summarise(raw: dict[str, list], hands: int) -> dict[str, Any]:
     """Curve (pairs of hands), band, totals and ceiling of one learner against one opponent."""
     expected = np.array(raw["expected"])
     chips = np.array(raw["chips"])
@@ -204,12 +216,12 @@ def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
     }
 
 
-def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, object]:
+def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
     """Run every learner against every opponent; a JSON-ready dictionary of the figures."""
     say = progress or (lambda message: None)
     for name in config.opponents:
-        if name not in OPPONENTS:
-            raise ValueError(f"unknown opponent {name!r}: choose from {', '.join(OPPONENTS)}")
+        if name not in OPPONENTS and not name.startswith(POLICY_PREFIX):
+            raise ValueError(f"unknown opponent {name!r}: choose from {', '.join(OPPONENTS)} or policy:PATH")
     for name in config.learners:
         if name not in LEARNERS:
             raise ValueError(f"unknown learner {name!r}: choose from {', '.join(LEARNERS)}")
@@ -236,17 +248,17 @@ def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) 
     else:
         for opponent, learner, chunk in tasks:
             collect(opponent, learner, run_trials(config, opponent, learner, chunk.tolist()))
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, dict[str, Any]] = {}
     for (opponent, learner), part in raw.items():
         results.setdefault(opponent, {})[learner] = summarise(part, config.hands)
     return {"results": results, "goals": leduc_goals(results), "config": asdict(config)}
 
 
-def leduc_goals(results: dict[str, dict[str, object]]) -> dict[str, object]:
+def leduc_goals(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Acceptance: adaptive reaches 80 % of the best-response value against ``random`` by
     hand 500; loses less than 0.01 chips per hand against the equilibrium player (and, for
     the record, how it fares against the near-equilibrium player relative to ``pi*``)."""
-    goals: dict[str, object] = {}
+    goals: dict[str, Any] = {}
     adaptive_random = results.get("random", {}).get("adaptive")
     if adaptive_random is not None:
         fraction = adaptive_random["at_500_fraction_of_ceiling"]

@@ -1,8 +1,8 @@
 """``pokerbot experiment kuhn`` and ``pokerbot experiment leduc``: the small-game studies.
 
 ``experiment kuhn`` reproduces seed 000's explore-then-exploit study in Kuhn poker
-(:mod:`pokerbot.strategies.bayes.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
-reproduces seed 002's Leduc study (:mod:`pokerbot.strategies.bayes.leduc_study`). Each writes a JSON
+(:mod:`pokerbot.bot.experiments.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
+reproduces seed 002's Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
 file of its figures (``--out``) and PNG plots next to it (``--plots``, default the JSON's
 folder), prints a summary and the acceptance checks. Amounts are chips (per hand for rates
 and curves); every figure is an exact expectation unless its name says ``chips``.
@@ -15,17 +15,25 @@ from __future__ import annotations
 import datetime
 import json
 import platform
+import re
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import typer
 
-from pokerbot.strategies.bayes.kuhn_study import KuhnStudyConfig, run_kuhn_study
-from pokerbot.strategies.bayes.leduc_study import LEARNERS, OPPONENTS, LeducStudyConfig, run_leduc_study
+from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
+from pokerbot.bot.experiments.leduc_study import (
+    LEARNERS,
+    OPPONENTS,
+    POLICY_PREFIX,
+    LeducStudyConfig,
+    run_leduc_study,
+)
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
 
 
 def _fail(message: str) -> typer.Exit:
@@ -33,12 +41,38 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _names(text: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = None) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
-    bad = [name for name in names if name not in allowed]
+    bad = [name for name in names if name not in allowed and not (prefix and name.startswith(prefix))]
     if not names or bad:
         raise _fail(f"unknown {what} {', '.join(bad) or '(none)'}: choose from {', '.join(allowed)}")
     return names
+
+
+def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` overrides of the adaptive learner's settings (:class:`AdaptiveConfig` fields)."""
+    kinds: dict[str, type[Any]] = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        kind = kinds.get(key.strip())
+        if not equals or kind is None:
+            raise _fail(f"--adaptive {pair!r}: expected KEY=VALUE with KEY one of {', '.join(kinds)}")
+        text = text.strip()
+        try:
+            if kind is bool:
+                if text.lower() not in ("true", "false"):
+                    raise ValueError(text)
+                settings[key.strip()] = text.lower() == "true"
+            else:
+                settings[key.strip()] = kind(text)
+        except ValueError:
+            raise _fail(f"--adaptive {pair!r}: {text!r} is not a {kind.__name__}") from None
+    try:
+        AdaptiveConfig(**settings)
+    except ValueError as error:
+        raise _fail(f"--adaptive: {error}") from None
+    return settings
 
 
 def _meta(started: float, config: dict[str, Any]) -> dict[str, Any]:
@@ -80,6 +114,9 @@ def experiment_kuhn(
     tau: float = typer.Option(0.055, "--tau", help="Best-response value of the random opponents (chips/hand)."),
     opponents: str = typer.Option("O1,O2,O3,O4,O5,O6,tau", "--opponents", help="Comma-separated opponents."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+    adaptive_settings: list[str] = typer.Option(
+        [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
+    ),
 ) -> None:
     """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
@@ -97,6 +134,7 @@ def experiment_kuhn(
         seed=seed,
         opponents=names,
         game_lengths=lengths or (hands,),
+        adaptive=_adaptive_settings(adaptive_settings),
     )
     started = time.perf_counter()
     result = run_kuhn_study(config, lambda message: typer.echo(message, err=True))
@@ -219,22 +257,28 @@ def experiment_leduc(
     hands: int = typer.Option(1000, "--hands", help="Hands per trial."),
     trials: int = typer.Option(10, "--trials", help="Trials per learner and opponent (the full run: 200)."),
     opponents: str = typer.Option(
-        "skewed,random,equilibrium,near-equilibrium", "--opponents", help="Comma-separated opponents."
+        "skewed,random,equilibrium,near-equilibrium",
+        "--opponents",
+        help="Comma-separated opponents (or policy:PATH, a saved Leduc policy).",
     ),
     learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
     kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
     jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+    adaptive_settings: list[str] = typer.Option(
+        [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
+    ),
 ) -> None:
     """Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
     config = LeducStudyConfig(
         hands=hands,
         trials=trials,
         seed=seed,
-        opponents=_names(opponents, OPPONENTS, "opponent"),
+        opponents=_names(opponents, OPPONENTS, "opponent", POLICY_PREFIX),
         learners=_names(learners, LEARNERS, "learner"),
         kappa=kappa,
         jobs=jobs,
+        adaptive=_adaptive_settings(adaptive_settings),
     )
     if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
         raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
@@ -274,7 +318,7 @@ def plot_leduc(data: dict[str, Any], folder: Path) -> list[Path]:
         axis.set(xlabel="hand", ylabel="expected winnings (chips/hand, pairs of hands)", title=f"Leduc vs {opponent}")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
-        path = folder / f"leduc_{opponent}.png"
+        path = folder / f"leduc_{re.sub(r'[^A-Za-z0-9_.-]+', '_', opponent)}.png"
         figure.tight_layout()
         figure.savefig(path, dpi=100)
         plt.close(figure)

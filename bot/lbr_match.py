@@ -1,0 +1,305 @@
+"""How exploitable is a strategy: local best response (LBR) matches, duplicate, on every core.
+
+:func:`run_lbr` is the library entry point (``pokerbot exploitability GAME STRATEGY --method
+lbr`` calls it): ``hands`` hands of :class:`~pokerbot.strategies.exploit.lbr.LocalBestResponse`
+against the strategy a factory makes, in duplicate: the deals are played twice with the
+seats exchanged, each seating by a fresh opponent, so LBR holds each player's cards once.
+
+* **Matches.** The deals are cut into segments of at most ``match_hands`` deals; each
+  segment is two in-process matches (:func:`pokerbot.bot.match.run_inprocess_match`), one per
+  seating. An adaptive opponent learns within its match as it always does, so the figure is
+  its exploitability in matches of that length (default: all deals in one segment).
+* **Seeds.** Segment ``i`` deals from ``seed`` (``i = 0``) or a seed derived from it; the
+  opponent's and LBR's seeds derive from the segment's (:func:`pokerbot.bot.match.strategy_seed`),
+  the same in both seatings. The result depends on ``seed`` only, not on the number of
+  workers: it is reproducible wherever the opponent is (a search under a time budget is not).
+* **Processes.** The matches run in ``workers`` processes (default: one per core, at most one
+  per match; ``workers=1`` plays in this process). The factory and settings must be
+  picklable then (:class:`RegistryStrategy` is).
+* **Figure.** LBR's winnings per hand in milli-big-blinds; the 95% interval is
+  ``1.96 sd / sqrt(deals)`` over the deals' duplicate means (each deal's two hands averaged).
+* **Other executors** (Ray, a cluster): :func:`plan_lbr` gives the matches (picklable units),
+  :func:`play_lbr_match` plays one anywhere, :func:`summarize_lbr` turns their results, in
+  plan order, into the same :class:`LbrResult` as :func:`run_lbr`.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import queue as queue_module
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.protocol.dealing import Dealer
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import ActionProbabilitiesError, Strategy
+from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, LocalBestResponse, plays_lbr
+from pokerbot.strategies.registry import default_registry
+
+OpponentFactory = Callable[[Game, int | None], Strategy]
+"""``factory(game, seed)``: a fresh opponent strategy."""
+LBR_NAME, OPPONENT_NAME = "lbr", "opponent"
+
+
+@dataclass(frozen=True)
+class RegistryStrategy:
+    """A picklable factory of the registry strategy ``name`` (``miximax:0.05`` included)."""
+
+    name: str
+
+    def __call__(self, game: Game, seed: int | None = None) -> Strategy:
+        return default_registry().create(self.name, game, seed)
+
+
+@dataclass(frozen=True)
+class LbrResult:
+    """The outcome of :func:`run_lbr`; amounts are LBR's winnings (the opponent's losses)."""
+
+    game: str
+    strategy: str
+    hands: int
+    """Hands played (twice the deals)."""
+    deals: int
+    seed: int
+    match_hands: int
+    mbb_per_hand: float
+    mbb_per_hand_ci95: float
+    """Half-width of the 95% interval."""
+    chips_per_hand: float
+    seconds: float
+    hands_per_second: float
+    queries_per_hand: float
+    """Questions asked of the opponent's action probabilities per hand."""
+    illegal_actions: int
+    """LBR's illegal actions (always 0; counted by the match engine)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    deal_values: list[float] = field(default_factory=list)
+    """LBR's mean winnings (chips) over the two hands of each deal, in dealing order (segment
+    by segment): for paired comparisons on the same deals."""
+    method: str = "lbr"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class LbrMatch:
+    """One seating of one segment: a unit of work that runs anywhere (picklable when the
+    factory is): :func:`play_lbr_match` plays it."""
+
+    game: Game
+    opponent: OpponentFactory
+    settings: LbrSettings
+    deals: int
+    seed: int
+    """Dealing seed of the segment (the players' seeds derive from it)."""
+    lbr_first: bool
+    """LBR in the first seat (position 0 of every hand's seating rotation)."""
+    progress: Any = None
+    """A queue (a manager's proxy) told of every finished hand, or None."""
+
+
+@dataclass(frozen=True)
+class LbrPlayed:
+    """What one :class:`LbrMatch` gave: LBR's winnings per hand (chips, dealing order), the
+    questions it asked of the opponent, its illegal actions (always 0)."""
+
+    values: list[float]
+    queries: int
+    illegal: int
+
+
+def segment_seed(seed: int, segment: int) -> int:
+    """The dealing seed of segment ``segment`` (0-based) of a run seeded ``seed``."""
+    return seed if segment == 0 else strategy_seed(seed, f"segment-{segment}") & 0xFFFFFFFF
+
+
+def plan_lbr(
+    game: Game,
+    opponent: OpponentFactory,
+    hands: int,
+    seed: int,
+    *,
+    settings: LbrSettings | None = None,
+    match_hands: int | None = None,
+    strategy_name: str = "",
+) -> list[LbrMatch]:
+    """The matches of a run (module docstring), in pairs of seatings of one segment: play
+    them with :func:`play_lbr_match` anywhere (an executor, a cluster) and give the results,
+    in the same order, to :func:`summarize_lbr`. Raises
+    :class:`~pokerbot.strategies.exploit.lbr.LbrError` for a game LBR does not play, bad
+    counts, or an opponent without action probabilities."""
+    if not plays_lbr(game):
+        raise LbrError("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
+    if hands < 2 or hands % 2:
+        raise LbrError(f"--hands must be a positive even number (each deal is played twice), got {hands}")
+    if not 0 <= seed <= 0xFFFFFFFF:
+        raise LbrError(f"--seed must be in 0..4294967295, got {seed}")
+    deals = hands // 2
+    length = deals if match_hands is None else match_hands
+    if length < 1:
+        raise LbrError(f"--match-hands must be positive, got {length}")
+    settings = settings or LbrSettings()
+    _check_probabilities(game, opponent, strategy_name or "the strategy")
+    matches: list[LbrMatch] = []
+    for segment in range(math.ceil(deals / length)):
+        size = min(length, deals - segment * length)
+        for first in (True, False):
+            matches.append(LbrMatch(game, opponent, settings, size, segment_seed(seed, segment), first))
+    return matches
+
+
+def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None) -> LbrPlayed:
+    """Play one match of :func:`plan_lbr` in this process (``on_hand(hand_number)`` after
+    each hand, else ``match.progress`` is told)."""
+    opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
+    lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
+    players, names = ([lbr, opponent], [LBR_NAME, OPPONENT_NAME])
+    if not match.lbr_first:
+        players, names = players[::-1], names[::-1]
+    report = on_hand
+    if report is None and match.progress is not None:
+        progress = match.progress
+
+        def report(hand: int) -> None:
+            progress.put(1)
+
+    outcome = run_inprocess_match(match.game, match.deals, match.seed, players, names, on_hand=report)
+    values = [hand[LBR_NAME] for hand in outcome.per_hand_values]
+    return LbrPlayed(values, lbr.queries, outcome.illegal_actions.get(LBR_NAME, 0))
+
+
+def run_lbr(
+    game: Game,
+    opponent: OpponentFactory,
+    hands: int,
+    seed: int,
+    *,
+    settings: LbrSettings | None = None,
+    match_hands: int | None = None,
+    workers: int | None = None,
+    game_name: str = "",
+    strategy_name: str = "",
+    on_hand: Callable[[], None] | None = None,
+) -> LbrResult:
+    """LBR against ``opponent`` over ``hands`` hands (an even number: deals twice), seeded
+    ``seed`` (module docstring): :func:`plan_lbr`, :func:`play_lbr_match` in ``workers``
+    processes, :func:`summarize_lbr`. ``on_hand`` is called after every hand (progress).
+    Raises :class:`~pokerbot.strategies.exploit.lbr.LbrError` as :func:`plan_lbr` does."""
+    matches = plan_lbr(
+        game, opponent, hands, seed, settings=settings, match_hands=match_hands, strategy_name=strategy_name
+    )
+    count = min(workers or os.cpu_count() or 1, len(matches))
+    start = time.monotonic()
+    if count <= 1:
+        played = [play_lbr_match(match, (lambda hand: on_hand()) if on_hand else None) for match in matches]
+    else:
+        played = _play_in_processes(matches, count, on_hand)
+    seconds = time.monotonic() - start
+    return summarize_lbr(matches, played, seconds, seed=seed, game_name=game_name, strategy_name=strategy_name)
+
+
+def _check_probabilities(game: Game, opponent: OpponentFactory, name: str) -> None:
+    """Fail early, in one line, when the opponent cannot give its action probabilities (a user's
+    strategy may not implement :meth:`~pokerbot.strategies.base.Strategy.action_probabilities`)."""
+    deal = Dealer(game, 0).deal()
+    state = HandState(game, deal.hole_cards, deal.board_cards)
+    position = state.current_player
+    if position is None:
+        return
+    try:
+        opponent(game, 0).action_probabilities(MatchState(position, 0, state.view(position)))
+    except ActionProbabilitiesError:
+        raise LbrError(
+            f"{name} does not give its action probabilities (Strategy.action_probabilities), which LBR needs"
+        ) from None
+
+
+def _play_in_processes(matches: list[LbrMatch], workers: int, on_hand: Callable[[], None] | None) -> list[LbrPlayed]:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(workers, mp_context=context) as pool:
+        progress = manager.Queue()
+        futures: list[Future[LbrPlayed]] = [
+            pool.submit(play_lbr_match, replace(match, progress=progress)) for match in matches
+        ]
+        pending = set(futures)
+        while pending:
+            _done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            _drain(progress, on_hand)
+        _drain(progress, on_hand)
+        return [future.result() for future in futures]
+
+
+def _drain(progress: Any, on_hand: Callable[[], None] | None) -> None:
+    while True:
+        try:
+            progress.get_nowait()
+        except queue_module.Empty:
+            return
+        if on_hand is not None:
+            on_hand()
+
+
+def summarize_lbr(
+    matches: list[LbrMatch],
+    played: list[LbrPlayed],
+    seconds: float,
+    *,
+    seed: int,
+    game_name: str = "",
+    strategy_name: str = "",
+) -> LbrResult:
+    """The figure of a run from its matches (:func:`plan_lbr`) and what each gave, in the same
+    order; ``seconds`` is the wall time it took."""
+    if len(matches) != len(played) or not matches:
+        raise LbrError(f"{len(played)} results for {len(matches)} matches")
+    means: list[float] = []
+    for first, second in zip(played[0::2], played[1::2]):
+        means.extend((a + b) / 2.0 for a, b in zip(first.values, second.values))
+    game = matches[0].game
+    deals = len(means)
+    chips = statistics.fmean(means)
+    sd = statistics.stdev(means) if deals > 1 else 0.0
+    scale = 1000.0 / game.big_blind
+    hands = 2 * deals
+    return LbrResult(
+        game=game_name,
+        strategy=strategy_name,
+        hands=hands,
+        deals=deals,
+        seed=seed,
+        match_hands=matches[0].deals,
+        mbb_per_hand=chips * scale,
+        mbb_per_hand_ci95=1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf,
+        chips_per_hand=chips,
+        seconds=seconds,
+        hands_per_second=hands / seconds if seconds > 0 else math.inf,
+        queries_per_hand=sum(p.queries for p in played) / hands,
+        illegal_actions=sum(p.illegal for p in played),
+        settings=matches[0].settings.model_dump(),
+        deal_values=means,
+    )
+
+
+__all__ = [
+    "LbrMatch",
+    "LbrPlayed",
+    "LbrResult",
+    "OpponentFactory",
+    "RegistryStrategy",
+    "play_lbr_match",
+    "plan_lbr",
+    "run_lbr",
+    "segment_seed",
+    "summarize_lbr",
+]
