@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
-from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings, hand_value
+from pokerbot.strategies.safe.ledger import FLOP_SAMPLES, RiskLedger, SafetySettings, board_equity, hand_value
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
 
 NOLIMIT = load_game("holdem-nolimit-2p")
@@ -244,3 +245,18 @@ def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():
     assert outcome.illegal_actions == {"adaptive": 0, "raise": 0}
     with pytest.raises(ValueError, match="time budget only in hold'em"):
         registry.create("adaptive:0.01", load_game("leduc"), seed=1)
+
+
+def test_a_flop_equity_estimate_is_the_mean_of_sampled_turns_and_unbiased():
+    """On a flop the ledger averages the exact equities after sampled turn cards; over every
+    unseen turn card that average is the flop's exact equity."""
+    hole, flop = parse_cards("Th9h"), parse_cards("8h2cJd")
+    uniform = np.ones(NUM_HOLDINGS)
+    exact = float(equity_vs_ranges(hole, flop, uniform)[0])
+    generator = random.Random(5)
+    estimate = board_equity(hole, flop, generator)
+    picks = random.Random(5).sample([c for c in range(52) if c not in set(hole) | set(flop)], FLOP_SAMPLES)
+    expected = sum(float(equity_vs_ranges(hole, (*flop, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+    assert estimate == pytest.approx(expected) and estimate != pytest.approx(exact, abs=1e-9)
+    turn = (*flop, parse_cards("3s")[0])
+    assert board_equity(hole, turn, generator) == pytest.approx(float(equity_vs_ranges(hole, turn, uniform)[0]))

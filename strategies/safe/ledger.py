@@ -39,6 +39,8 @@ use the exact rule (:mod:`pokerbot.strategies.bayes.safety`).
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +49,7 @@ from scipy.stats import norm
 
 from pokerbot.models.buckets.evaluator import HAND_INDEX
 from pokerbot.models.buckets.preflop import preflop_ehs_table
+from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges, holding_index
 
@@ -136,11 +139,13 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
       pre-flop) times the matched chips replaces the board that came;
     * **chance corrections** (``luck``; AIVAT's, Burch et al. 2018, with a value function of
       our cards alone): for our deal and each board card dealt before the last action, minus
-      ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact; pre-flop
-      the shipped table, whose mean over the deals is the expectation) and ``m`` the chips
-      matched when the card came. Each term has mean zero over the card whatever anyone
-      plays (up to the removal of the opponent's two cards, which we do not see), so the
-      value stays an unbiased estimate of what the hand was worth; only the variance falls.
+      ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact on the
+      turn and river; on the flop an unbiased estimate from sampled turn cards drawn from
+      ``seed``, :func:`board_equity`; pre-flop the shipped table, whose mean over the deals
+      is the expectation) and ``m`` the chips matched when the card came. Each term has mean
+      zero over the card whatever anyone plays (up to the removal of the opponent's two
+      cards, which we do not see), so the value stays an unbiased estimate of what the hand
+      was worth; only the variance falls.
 
     Other games: the chips won."""
     if not state.finished:
@@ -160,7 +165,7 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
         equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
         value = (2.0 * equity - 1.0) * min(state.spent)
     if luck:
-        value -= _chance_luck(state, position, last_round)
+        value -= _chance_luck(state, position, last_round, seed)
     return value
 
 
@@ -169,7 +174,7 @@ def _is_holdem(state: HandState) -> bool:
     return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
 
 
-def _chance_luck(state: HandState, position: int, last_round: int) -> float:
+def _chance_luck(state: HandState, position: int, last_round: int, seed: int) -> float:
     """The sum of the chance corrections of :func:`hand_value` (chips)."""
     game = state.game
     mine = state.hole_cards[position]
@@ -178,13 +183,31 @@ def _chance_luck(state: HandState, position: int, last_round: int) -> float:
     before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
     matched = _matched_at_deals(state)
     luck = 2.0 * matched[0] * (before - float(table.mean()))
-    uniform = np.ones(NUM_HOLDINGS)
+    generator = random.Random(seed)
     for r in range(1, last_round + 1):
         board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
-        after = float(equity_vs_ranges(mine, board, uniform)[0])
+        after = board_equity(mine, board, generator)
         luck += 2.0 * matched[r] * (after - before)
         before = after
     return luck
+
+
+def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.Random) -> float:
+    """The equity of ``hole`` against a random holding on ``board`` (4 or 5 cards: exact). On
+    a flop, an unbiased estimate for a fraction of the cost: the mean of the exact equities
+    after :data:`FLOP_SAMPLES` next cards drawn without replacement from the unseen ones (the
+    mean over every unseen next card is the flop's equity), from ``generator``."""
+    uniform = np.ones(NUM_HOLDINGS)
+    if len(board) != 3:
+        return float(equity_vs_ranges(hole, board, uniform)[0])
+    seen = set(hole) | set(board)
+    unseen = [card for card in range(52) if card not in seen]
+    picks = generator.sample(unseen, FLOP_SAMPLES)
+    return sum(float(equity_vs_ranges(hole, (*board, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+
+
+FLOP_SAMPLES = 4
+"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
 
 
 def _matched_at_deals(state: HandState) -> list[int]:
@@ -201,4 +224,4 @@ def _matched_at_deals(state: HandState) -> list[int]:
     return matched
 
 
-__all__ = ["LedgerEntry", "RiskLedger", "SafetySettings", "hand_value"]
+__all__ = ["FLOP_SAMPLES", "LedgerEntry", "RiskLedger", "SafetySettings", "board_equity", "hand_value"]
