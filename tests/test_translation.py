@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -10,15 +11,24 @@ import pytest
 from pokerbot.bot.match import run_inprocess_match
 from pokerbot.models.buckets.abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
-from pokerbot.protocol.game import parse_game
+from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.abstract.betting import DECISION, ActionAbstraction, build_betting_tree
-from pokerbot.strategies.abstract.player import AbstractPolicyPlayer
-from pokerbot.strategies.abstract.policy import AbstractPolicy, normalise
+from pokerbot.strategies.abstract.betting import (
+    DECISION,
+    TREE_ARRAYS,
+    ActionAbstraction,
+    BettingTreeError,
+    build_betting_tree,
+    tree_arrays,
+    tree_from_arrays,
+)
+from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, shipped_policy
+from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError, normalise
 from pokerbot.strategies.abstract.translation import TreeTranslator, pseudo_harmonic, real_fraction
 from pokerbot.strategies.baselines import RandomPlayer
 
+NOLIMIT = load_game("holdem-nolimit-2p")
 SHORT_NOLIMIT = parse_game(
     """GAMEDEF
 nolimit
@@ -180,3 +190,34 @@ def test_a_uniform_no_limit_policy_plays_random_without_illegal_actions(tree):
     player = AbstractPolicyPlayer(SHORT_NOLIMIT, 1, policy)
     outcome = run_inprocess_match(SHORT_NOLIMIT, 60, 3, [player, RandomPlayer(SHORT_NOLIMIT, 2)], ["tree", "random"])
     assert outcome.illegal_actions == {"tree": 0, "random": 0}
+
+
+@pytest.mark.parametrize("game", [SHORT_NOLIMIT, load_game("holdem-limit-2p")], ids=["nolimit", "limit"])
+def test_a_stored_tree_is_the_tree_built_anew(game):
+    abstraction = ActionAbstraction((0.5, 1.0), True, 2) if game.is_nolimit else None
+    built = build_betting_tree(game, (2, 3, 3, 4), abstraction)
+    stored = tree_from_arrays(game, tree_arrays(built), (2, 3, 3, 4), abstraction)
+    assert stored.digest == built.digest and stored.actions == built.actions
+    for field in ("num_actions", "stake", "parent", "folder", "infoset_base"):
+        assert np.array_equal(getattr(stored, field), getattr(built, field)), field
+    broken = tree_arrays(built)
+    broken["action_kind"][0, 0] = -1  # the root loses an action its children still have
+    with pytest.raises(BettingTreeError, match="actions do not match"):
+        tree_from_arrays(game, broken, (2, 3, 3, 4), abstraction)
+
+
+def test_the_shipped_blueprint_carries_its_tree_and_a_saved_policy_reloads_the_same(tmp_path):
+    shipped = shipped_policy("mccfr10-nl")
+    path = resources.files("pokerbot.strategies").joinpath("abstract", "data", "mccfr10-nl.npz")
+    with resources.as_file(path) as file, np.load(file) as data:
+        assert {f"tree_{name}" for name in TREE_ARRAYS} <= set(data.files)
+    shipped.save(tmp_path / "with.npz", with_tree=True)
+    again = AbstractPolicy.load(tmp_path / "with.npz", NOLIMIT)
+    assert again.tree.digest == shipped.tree.digest and again.tree.actions == shipped.tree.actions
+    assert np.array_equal(again.probabilities, shipped.probabilities)
+    with np.load(tmp_path / "with.npz") as data:
+        arrays = dict(data)
+    arrays["tree_children"][0, 0] = arrays["tree_children"][0, 1]  # a different tree: refused by its digest
+    np.savez_compressed(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(AbstractPolicyError, match="betting tree differs"):
+        AbstractPolicy.load(tmp_path / "bad.npz", NOLIMIT)

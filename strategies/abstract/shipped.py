@@ -13,8 +13,8 @@ SHIPPED: dict[str, str] = {
     "mccfr100": "Outcome-sampling MCCFR policy, 100 percentile EHS buckets, heads-up limit hold'em.",
     "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
     "mcrnr10": "MCRNR (p = 0.75) counter-strategy to a model of calling-station, 10 EHS buckets, limit hold'em.",
-    "mccfr10-nl": "Outcome-sampling MCCFR policy, 10 percentile EHS buckets, fold/call/half pot/pot/all-in "
-    "(pseudo-harmonic translation), heads-up no-limit hold'em.",
+    "mccfr10-nl": "Outcome-sampling MCCFR policy (500M iterations), 10 percentile EHS buckets, fold/call/half "
+    "pot/pot/all-in (pseudo-harmonic translation), heads-up no-limit hold'em.",
 }
 """Shipped policy names (files ``strategies/abstract/data/NAME.npz``) and their summaries."""
 SHIPPED_GAMES: dict[str, str] = {
