@@ -101,10 +101,10 @@ class AbstractPolicy:
             **self.meta,
         }
         with Path(path).open("wb") as handle:
-            tree = {f"tree_{name}": array for name, array in tree_arrays(self.tree).items()} if with_tree else {}
-            np.savez_compressed(
-                handle, probabilities=self.probabilities.astype(np.float16), meta=json.dumps(meta), **tree
-            )
+            arrays: dict[str, Any] = {"probabilities": self.probabilities.astype(np.float16), "meta": json.dumps(meta)}
+            if with_tree:
+                arrays.update({f"tree_{name}": array for name, array in tree_arrays(self.tree).items()})
+            np.savez_compressed(handle, **arrays)
 
     @classmethod
     def load(cls, path: str | Path, game: Game | None = None) -> AbstractPolicy:
