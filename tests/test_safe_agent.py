@@ -260,3 +260,15 @@ def test_a_flop_equity_estimate_is_the_mean_of_sampled_turns_and_unbiased():
     assert estimate == pytest.approx(expected) and estimate != pytest.approx(exact, abs=1e-9)
     turn = (*flop, parse_cards("3s")[0])
     assert board_equity(hole, turn, generator) == pytest.approx(float(equity_vs_ranges(hole, turn, uniform)[0]))
+
+
+def test_prepare_readies_both_parts():
+    class Prepared(Recorder):
+        prepared = 0
+
+        def prepare(self) -> None:
+            self.prepared += 1
+
+    blueprint, exploiter = Prepared(NOLIMIT, CALL), Prepared(NOLIMIT, CALL)
+    SafeAdaptiveAgent(NOLIMIT, 1, blueprint=blueprint, exploiter=exploiter).prepare()
+    assert blueprint.prepared == exploiter.prepared == 1

@@ -53,6 +53,12 @@ class AbstractPolicyPlayer(Strategy):
         self.policy = policy
         self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
 
+    def prepare(self) -> None:
+        """Load the compiled hand-strength code (else paid by the first decision after the flop)."""
+        abstraction = self.policy.abstraction
+        if isinstance(abstraction, EhsAbstraction):
+            abstraction.ehs((0, 1), (2, 3, 4))
+
     def locate(self, view: MatchState) -> TreePosition:
         """Where the hand of ``view`` stands in the policy's tree (no-limit: translated)."""
         if self.translator is None:

@@ -25,7 +25,7 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
-from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings, hand_value
+from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings, board_equity, hand_value
 
 NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0)
 """Heads-up no-limit hold'em (200 big blinds): an exploiting hand may lose 20 big blinds
@@ -76,6 +76,14 @@ class SafeAdaptiveAgent(Strategy):
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         return self.playing(view).decide(view, deadline)
+
+    def prepare(self) -> None:
+        """Both parts' data, and the ledger's compiled equity code (else loaded by the first
+        hand's settlement)."""
+        self.blueprint.prepare()
+        self.exploiter.prepare()
+        if self.game.is_standard_deck and self.game.num_hole_cards == 2:
+            board_equity((0, 1), (2, 3, 4), random.Random(0))
 
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The probabilities of the strategy that plays this hand (its draw is fixed)."""
