@@ -10,6 +10,8 @@ that installed packages declare (entry-point group ``pokerbot.strategies``), and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
@@ -76,10 +78,22 @@ def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> 
     return miximax_factory(game, seed, budget, learn=False)
 
 
-def _adaptive(game: Game, seed: int | None) -> Strategy:
-    from pokerbot.strategies.bayes.agent import adaptive_factory
+def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    if _small_two_player_limit(game):
+        if budget is not None:
+            raise ValueError("adaptive takes a time budget only in hold'em")
+        from pokerbot.strategies.bayes.agent import adaptive_factory
 
-    return adaptive_factory(game, seed)
+        return adaptive_factory(game, seed)
+    from pokerbot.strategies.safe.agent import safe_adaptive_factory  # imports river and numba: only when asked
+
+    return safe_adaptive_factory(game, seed, budget)
+
+
+def _adaptive_games(game: Game) -> bool:
+    """Small two-player limit games (the Bayesian agent) and heads-up hold'em with a blueprint
+    (the safe adaptive agent)."""
+    return _small_two_player_limit(game) or (game.num_players == 2 and _has_blueprint(game))
 
 
 def _small_two_player_limit(game: Game) -> bool:
@@ -96,18 +110,22 @@ def _miximax_games(game: Game) -> bool:
     return game.num_players == 3 and game.is_standard_deck and game.num_hole_cards == 2
 
 
-MATCH_BUDGET = "500nodes"
-"""The decision budget of ``miximax`` when ``pokerbot match`` (and the experiments) pick it by
-default: 500 search nodes, about 0.02 s on an idle core, and reproducible: the same seed plays
-the same match anywhere, under any load. ``pokerbot play`` keeps the time budget (0.05 s)."""
+MATCH_BUDGET = 0.02
+"""Seconds per decision of ``miximax`` (``adaptive``'s exploiter in heads-up hold'em) when
+``pokerbot match`` picks it by default (a fast self-play setting: 1,000 hands in well under a
+minute; ``pokerbot play`` uses the default, 0.05)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
-    first seat of ``pokerbot match``): ``miximax`` in the games it plays, heads-up with the
-    52-card deck and three-player hold'em (``miximax:500nodes`` when ``fast``), ``adaptive`` in
-    two-player small limit games (Kuhn, Leduc), ``equilibrium`` where a shipped equilibrium
-    exists (3-player Kuhn), else ``always-raise`` (the best baseline against ``random``)."""
+    first seat of ``pokerbot match``): ``adaptive`` in heads-up hold'em with a blueprint (the
+    built-in limit and no-limit games; ``adaptive:0.02`` when ``fast``) and in two-player small
+    limit games (Kuhn, Leduc); ``miximax`` in the other games it plays, heads-up with the
+    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``); ``equilibrium``
+    where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
+    baseline against ``random``)."""
+    if game.num_players == 2 and _has_blueprint(game):
+        return f"adaptive:{MATCH_BUDGET}" if fast else "adaptive"
     if _miximax_games(game):
         return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
     if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
@@ -124,6 +142,10 @@ def _shipped(name: str) -> StrategyFactory:
         return shipped_factory(name)(game, seed)
 
     return factory
+
+
+def _plays_shipped(name: str) -> Callable[[Game], bool]:
+    return lambda game: plays_shipped(game, name)
 
 
 def _blueprint(game: Game, seed: int | None = None) -> Strategy:
@@ -168,11 +190,10 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:NODESnodes a node "
-            "budget instead (reproducible), miximax:BUDGET,KEY=VALUE,... also the agent's settings "
-            "(range_showdowns=0, use_models=false, search.temperature=0).",
+            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:SECONDS,KEY=VALUE,... "
+            "also the agent's settings (range_showdowns=0, use_models=false, search.temperature=0).",
             supports=_miximax_games,
-            argument="BUDGET",
+            argument="SECONDS",
             argument_optional=True,
         )
     )
@@ -182,7 +203,7 @@ def default_registry() -> StrategyRegistry:
             factory=_miximax_static,
             summary="miximax with learning switched off: its opponent models keep their prior.",
             supports=_miximax_games,
-            argument="BUDGET",
+            argument="SECONDS",
             argument_optional=True,
         )
     )
@@ -190,12 +211,18 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="adaptive",
             factory=_adaptive,
-            summary="Equilibrium first, then Bayesian best responses as the posterior sharpens (Kuhn, Leduc).",
-            supports=_small_two_player_limit,
+            summary="The strongest adaptive agent: in heads-up hold'em the blueprint, moving to miximax as the "
+            "winnings shown allow (adaptive:SECONDS sets miximax's time per decision); in Kuhn and Leduc the "
+            "equilibrium, then Bayesian best responses as the posterior sharpens.",
+            supports=_adaptive_games,
+            argument="SECONDS",
+            argument_optional=True,
         )
     )
     for name, summary in SHIPPED.items():
-        registry.register(StrategyInfo(name=name, factory=_shipped(name), summary=summary, supports=plays_shipped))
+        registry.register(
+            StrategyInfo(name=name, factory=_shipped(name), summary=summary, supports=_plays_shipped(name))
+        )
     registry.register(
         StrategyInfo(
             name="blueprint",

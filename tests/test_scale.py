@@ -244,6 +244,7 @@ def test_node_budget_argument() -> None:
 
 def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
     argv = ["match", "--game", "holdem-nolimit-2p", "--seed", "3", "--hands", "16", "--out", str(folder), "-q"]
+    argv += ["--players", "miximax:500nodes", "random"]
     done = subprocess.run(
         [sys.executable, "-m", "pokerbot.bot.cli", *argv, *extra],
         capture_output=True,

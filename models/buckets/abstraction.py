@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.ehs import hand_ehs
+from pokerbot.models.buckets.ehs import board_ehs, hand_ehs
 from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, HAND_MASKS, NUM_HANDS
 from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.models.buckets.tables import EHS_SCALE, DealTables, EhsTables, TablesError, card_masks
@@ -116,6 +116,7 @@ class EhsAbstraction(CardAbstraction):
         self.schemes = tuple(schemes)
         self.kind = kind
         self._cache: dict[tuple[int, ...], float] = {}
+        self._boards: dict[tuple[int, ...], np.ndarray] = {}
 
     @classmethod
     def create(cls, game: Game, count: int, kind: str = "width", source: EhsTables | None = None) -> EhsAbstraction:
@@ -144,8 +145,19 @@ class EhsAbstraction(CardAbstraction):
         key = (*hole, *board)
         value = self._cache.get(key)
         if value is None:  # a hand's decisions in one round share the value
+            boards = tuple(board)
+            table = self._boards.get(boards)
+            if table is not None:
+                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
             if len(self._cache) > 64:
                 self._cache.clear()
+            if any(k[len(hole) :] == boards for k in self._cache):
+                # a second holding on this board (a best response asking about a range): every
+                # hand at once costs about two single hands
+                if len(self._boards) >= 4:
+                    self._boards.clear()
+                table = self._boards[boards] = board_ehs(board)
+                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 
