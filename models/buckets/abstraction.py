@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.ehs import hand_ehs
+from pokerbot.models.buckets.ehs import board_ehs, hand_ehs
 from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, HAND_MASKS, NUM_HANDS
 from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.models.buckets.tables import EHS_SCALE, DealTables, EhsTables, TablesError, card_masks
@@ -37,6 +37,8 @@ from pokerbot.protocol.game import Game
 
 SCHEMES = ("width", "percentile")
 MAX_BUCKETS = 255
+BOARD_AFTER = 8
+"""Holdings asked about on one board after which :meth:`EhsAbstraction.ehs` values the whole board at once."""
 
 
 class AbstractionError(ValueError):
@@ -116,6 +118,8 @@ class EhsAbstraction(CardAbstraction):
         self.schemes = tuple(schemes)
         self.kind = kind
         self._cache: dict[tuple[int, ...], float] = {}
+        self._boards: dict[tuple[int, ...], np.ndarray] = {}
+        self._asked: dict[tuple[int, ...], int] = {}
 
     @classmethod
     def create(cls, game: Game, count: int, kind: str = "width", source: EhsTables | None = None) -> EhsAbstraction:
@@ -138,14 +142,32 @@ class EhsAbstraction(CardAbstraction):
         return tuple(s.count for s in self.schemes)
 
     def ehs(self, hole: Sequence[Card], board: Sequence[Card]) -> float:
-        """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity)."""
+        """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity).
+
+        A hand's decisions in one round share the value (a small cache). A board asked about
+        for more than :data:`BOARD_AFTER` holdings (a range: local best response asks every
+        holding at each of its questions) gets every holding's value at once
+        (:func:`~pokerbot.models.buckets.ehs.board_ehs`, the same numbers), so a question about
+        a whole range costs about as much as a dozen single ones rather than a thousand."""
+        index = int(HAND_INDEX[hole[0], hole[1]])
         if not board:
-            return float(preflop_ehs_table()[int(HAND_INDEX[hole[0], hole[1]])])
+            return float(preflop_ehs_table()[index])
+        board_key = tuple(board)
+        values = self._boards.get(board_key)
+        if values is not None:
+            return float(values[index])
         key = (*hole, *board)
         value = self._cache.get(key)
-        if value is None:  # a hand's decisions in one round share the value
+        if value is None:
             if len(self._cache) > 64:
                 self._cache.clear()
+                self._asked.clear()
+            asked = self._asked[board_key] = self._asked.get(board_key, 0) + 1
+            if asked > BOARD_AFTER:
+                if len(self._boards) >= 4:
+                    self._boards.clear()
+                values = self._boards[board_key] = board_ehs(board_key)
+                return float(values[index])
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 
