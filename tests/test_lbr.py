@@ -26,12 +26,15 @@ QUICK = LbrSettings(equity_samples=200)
 """Fewer pre-flop equity samples where the figure does not matter (the tests stay fast)."""
 
 
-def test_lbr_against_always_fold_wins_750_mbb():
-    """LBR limps as the small blind and bets the turn (+1 big blind), and takes the small
-    blind as the big blind: 750 mbb/hand, the paper's figure."""
-    result = run_lbr(NOLIMIT, RegistryStrategy("always-fold"), 60, 1, workers=1, settings=QUICK)
+@pytest.mark.parametrize("game", [NOLIMIT, LIMIT], ids=["nolimit", "limit"])
+def test_lbr_against_always_fold_wins_750_mbb(game):
+    """LBR wins the big blind as the small blind (no-limit: it limps and bets the turn; limit:
+    it raises, or limps and bets the flop) and the small blind as the big blind: 750
+    mbb/hand, the paper's figure, in both games."""
+    result = run_lbr(game, RegistryStrategy("always-fold"), 60, 1, workers=1, settings=QUICK)
     assert result.mbb_per_hand == pytest.approx(750.0, rel=0.02)
     assert result.illegal_actions == 0 and result.hands == 60 and result.deals == 30
+    assert result.chips_per_hand == pytest.approx(0.75 * game.big_blind, rel=0.02)
 
 
 def river_spot() -> tuple[HandState, int]:
