@@ -29,7 +29,7 @@ import tracemalloc
 from rich.console import Console
 from rich.table import Table
 
-from pokerbot.bot.model_experiment_cli import play_views
+from pokerbot.bot.experiments.model_learning import play_views
 from pokerbot.models.features import action_rows
 from pokerbot.models.prior import models_for_game
 from pokerbot.protocol.game import load_game

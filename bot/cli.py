@@ -84,7 +84,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "game": CommandEntry("pokerbot.bot.game_cli", "game_app", "Inspect ACPC game definitions."),
     "experiment": CommandEntry(
-        "pokerbot.bot.experiment_cli", "experiment_app", "Experiments that measure pokerbot's components."
+        "pokerbot.bot.experiments.cli", "experiment_app", "Experiments that measure pokerbot's components."
     ),
 }
 """Every ``pokerbot`` command by name, in the order ``pokerbot --help`` lists them."""
@@ -96,12 +96,13 @@ def load_command(name: str) -> Any:
     module = importlib.import_module(entry.module)
     target = getattr(module, entry.attribute)
     if isinstance(target, typer.Typer):
-        command = typer.main.get_group(target)
-    else:
-        context = getattr(module, entry.context) if entry.context else None
-        holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-        holder.command(name, context_settings=context)(target)
-        command = typer.main.get_command(holder)
+        group = typer.main.get_group(target)
+        group.name = name
+        return group
+    context = getattr(module, entry.context) if entry.context else None
+    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    holder.command(name, context_settings=context)(target)
+    command = typer.main.get_command(holder)
     command.name = name
     return command
 

@@ -444,7 +444,7 @@ async def serve_match(
 def _catch_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[int], None]) -> list[int]:
     """Route SIGINT and SIGTERM to ``handler`` while the match runs (where the loop can: in
     the main thread, on Unix); the signals caught."""
-    caught = []
+    caught: list[int] = []
     for signum in (signal.SIGINT, signal.SIGTERM):
         try:
             loop.add_signal_handler(signum, handler, signum)

@@ -30,7 +30,7 @@ class _KitGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["build", *args]
-        return super().parse_args(ctx, args)  # type: ignore[no-any-return]
+        return super().parse_args(ctx, args)
 
 
 kit_app = typer.Typer(

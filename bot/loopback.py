@@ -76,7 +76,8 @@ async def run_loopback_match_async(
         game_label=game_name,
     )
     dealer = asyncio.create_task(serve_match(config, on_ports=set_ports, on_hand=on_hand))
-    await asyncio.wait({dealer, ports_ready}, return_when=asyncio.FIRST_COMPLETED)
+    waiting: set[asyncio.Future[Any]] = {dealer, ports_ready}
+    await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     if not ports_ready.done():
         result = await dealer
         raise MatchError(f"the dealer stopped before opening its ports: {result.error}")

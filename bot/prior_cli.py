@@ -76,7 +76,7 @@ def train_prior(
     try:
         game_definition = load_game(game)
         config = PriorConfig(
-            tree=tree,  # type: ignore[arg-type] - pydantic checks the value
+            tree=tree,  # pydantic checks the value
             grace_period=grace_period,
             max_depth=max_depth,
             split_confidence=split_confidence,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -109,7 +110,7 @@ def solve(
         raise _fail("--iterations and --seconds must be positive")
     if checkpoints < 1:
         raise _fail("--checkpoints must be positive")
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     if rule is not None:
         if rule not in RULES:
             raise _fail(f"unknown rule {rule!r}: choose from {', '.join(RULES)}")

@@ -203,7 +203,8 @@ class WebServer:
         )
         match.task.add_done_callback(lambda task: self._match_over(match, task))
         bots = built if mode == "watch" else [None, *built]
-        await asyncio.wait({ports, match.task}, return_when=asyncio.FIRST_COMPLETED)
+        waiting: set[asyncio.Future[Any]] = {ports, match.task}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if not ports.done():
             raise WebRequestError(f"the dealer did not start: {match.task.result().error}")
         seat_ports = ports.result()

@@ -114,13 +114,13 @@ class StrategyWorker:
         self._jobs.put(call.execute)
         sync_wait = SYNC_WAIT_SECONDS if timeout is None else min(SYNC_WAIT_SECONDS, timeout)
         if call.finished.acquire(timeout=sync_wait):
-            return call.result()  # type: ignore[no-any-return]
+            return call.result()
         call.answer = answer = loop.create_future()
         if call.done:
             call.settle()
         timer = None if timeout is None else loop.call_at(started + timeout, _expire, answer, timeout)
         try:
-            return await answer  # type: ignore[no-any-return]
+            return await answer
         finally:
             if timer is not None:
                 timer.cancel()

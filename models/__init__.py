@@ -8,7 +8,6 @@
   :class:`~models.hoeffding.HandStrengthModel` (river interface, ``learn_hand``), built on
   :mod:`pokerbot.models.adaptive` (a frozen prior blended with opponent-specific estimates);
 * :mod:`pokerbot.models.prior`: training, saving and loading priors, the shipped default priors;
-* :mod:`pokerbot.models.evaluation`: prequential scoring (quadratic loss, accuracy);
 * :mod:`pokerbot.models.persist`: the model file format (trusted input: pickle).
 
 This package imports only :mod:`protocol` among pokerbot's packages (and river,

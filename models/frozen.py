@@ -111,11 +111,6 @@ class FrozenTree:
         return node
 
     @property
-    def n_nodes(self) -> int:
-        """Nodes in the tree (branches and leaves)."""
-        return len(self.kinds)
-
-    @property
     def n_leaves(self) -> int:
         """Leaves in the tree."""
         return self.kinds.count(_LEAF)

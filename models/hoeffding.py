@@ -100,10 +100,6 @@ class HandStrengthModel(AdaptiveClassifier):
             self.learn_one(row.x, row.y)
         return len(rows)
 
-    def learn_strength(self, x: Mapping[str, float], strength: float) -> None:
-        """Learn a revealed hand strength in [0, 1] (rather than its bin)."""
-        self.learn_one(x, strength_bin(strength, self.bins))
-
     def prob_beats(self, x: Mapping[str, float], strength: float) -> float:
         """Probability that the opponent's hand is stronger than a hand of ``strength``
         (percentile rank in [0, 1]) in showdown context ``x``; strengths are taken as

@@ -91,8 +91,8 @@ class PriorTrainer:
         actions, showdowns = view_rows(view)
         for row in actions:
             self._action.learn_one(dict(zip(ACTION_FEATURES, quantise(row.x, ACTION_FEATURES))), int(row.y))
-        for row in showdowns:
-            self._strength.learn_one(dict(zip(SHOWDOWN_FEATURES, quantise(row.x, SHOWDOWN_FEATURES))), row.y)
+        for shown in showdowns:
+            self._strength.learn_one(dict(zip(SHOWDOWN_FEATURES, quantise(shown.x, SHOWDOWN_FEATURES))), shown.y)
         self.action_rows += len(actions)
         self.showdown_rows += len(showdowns)
 

@@ -222,10 +222,6 @@ class DealerSession:
         position = self.position_of(seat)
         return MatchState(position, self._hand_number, state.view(position))
 
-    def names_by_position(self) -> list[str]:
-        """The names of the current hand's players, position by position."""
-        return [self.names[self.seat_of(p)] for p in range(self.game.num_players)]
-
     def deadline(self) -> float | None:
         """When the awaited seat runs out of time (monotonic seconds), or None if nobody is awaited."""
         if self._awaiting is None:

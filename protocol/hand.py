@@ -415,7 +415,9 @@ def _showdown_value(spent_by_position: list[int], ranks: list[int], player: int)
             value += (size * (count - winners)) / winners
         else:
             value -= size
-        new_spent, new_rank, new_index = [], [], -1
+        new_spent: list[int] = []
+        new_rank: list[int] = []
+        new_index = -1
         for i, amount in enumerate(spent):
             amount -= size
             if amount == 0:

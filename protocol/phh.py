@@ -152,7 +152,7 @@ def hand_to_phh(hand: LoggedHand, game: Game, **fields: Any) -> PokerbotHandHist
         hand=hand.hand_number,
         players=list(hand.names),
         user_defined_fields={GAME_FIELD: format_game(game).strip().splitlines()},
-        divmod=exact_divmod,
+        divmod=exact_divmod,  # type: ignore[arg-type]  # fractions split pots as ACPC does
         **values,
         **fields,
     )
@@ -231,7 +231,7 @@ def _known_cards(text: str) -> tuple[int, ...]:
 def pokerkit_payoffs(history: HandHistory) -> list[float]:
     """Each player's chips won, by pokerkit replaying the PHH hand (split pots exact)."""
     replay = history if isinstance(history, PokerbotHandHistory) else _as_pokerbot(history)
-    replay.divmod = exact_divmod
+    replay.divmod = exact_divmod  # type: ignore[assignment]  # fractions split pots as ACPC does
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         final = None

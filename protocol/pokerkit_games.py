@@ -159,7 +159,7 @@ def pokerkit_state(
     antes, blinds = phh_forced_bets(game)
     return State(
         automations,
-        tuple(Card.parse(pokerkit_cards(game.deck))),
+        tuple(Card.parse(pokerkit_cards(game.deck))),  # type: ignore[arg-type]  # any tuple of cards is a deck
         (hand_type,),
         streets,
         BettingStructure.NO_LIMIT if game.is_nolimit else BettingStructure.FIXED_LIMIT,
@@ -170,7 +170,7 @@ def pokerkit_state(
         tuple(game.stacks),
         game.num_players,
         mode=Mode.CASH_GAME,
-        divmod=divmod,  # type: ignore[arg-type] - fractions split pots as ACPC does
+        divmod=divmod,  # type: ignore[arg-type]  # fractions split pots as ACPC does
     )
 
 

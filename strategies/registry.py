@@ -110,7 +110,7 @@ def default_strategy(game: Game, *, fast: bool = False) -> str:
     return "always-raise"
 
 
-def _shipped(name: str):  # type: ignore[no-untyped-def]
+def _shipped(name: str) -> StrategyFactory:
     def factory(game: Game, seed: int | None = None) -> Strategy:
         from pokerbot.strategies.abstract.player import shipped_factory
 

@@ -29,7 +29,7 @@ call of a process compiles for a few seconds.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -44,9 +44,9 @@ def _compiled(function: F) -> F:
     """``numba.njit`` with the compiled code cached on disk where numba finds a writable place
     (next to this file or in the user's cache), else compiled in memory at first use."""
     try:
-        return njit(cache=True)(function)  # type: ignore[no-any-return]
+        return cast(F, njit(cache=True)(function))
     except RuntimeError:  # no writable cache location
-        return njit(function)  # type: ignore[no-any-return]
+        return cast(F, njit(function))
 
 
 TOTAL_BOARD = 5

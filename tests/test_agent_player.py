@@ -118,7 +118,7 @@ def test_factory_and_settings_validation() -> None:
 def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:
     import numpy as np
 
-    from pokerbot.strategies.agent.make_preflop_chart import push_fold
+    from pokerbot.bot.experiments.make_preflop_chart import push_fold
 
     # strong class A and weak class B, equal combinations, A beats B 80 %; stacks 10 bb.
     # The big blind calls a push with A (EV 3 > -1) and folds B (EV -3 < -1); against that

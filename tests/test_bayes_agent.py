@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.bot.match import run_inprocess_match
 from pokerbot.models.bayes import PortfolioModel, rank_class
 from pokerbot.protocol.game import load_game
@@ -19,8 +21,6 @@ from pokerbot.strategies.bayes import (
 from pokerbot.strategies.bayes.agent import supports_adaptive
 from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy
 from pokerbot.strategies.solvers.engine import Engine

@@ -1,4 +1,4 @@
-"""Every Bayesian opponent model honours the same small river-style interface."""
+"""Every Bayesian opponent model honours the same small interface (the studies' models too)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
+from pokerbot.bot.experiments.kuhn_models import KuhnP2Model
+from pokerbot.bot.experiments.kuhn_p1_model import KuhnP1Model
 from pokerbot.models.bayes import (
-    BootstrapModel,
     DirichletModel,
-    KuhnP1Model,
-    KuhnP2Model,
     MixtureModel,
     OpponentModel,
     PortfolioModel,
@@ -67,9 +67,9 @@ def test_model_conformance(name):
     model = make(7)
     views = random_views(game, 40, seed=11)
     keys = list(model.predict_policy())
-    before = model.predict_proba_one(keys[0])
+    before = model.predict_infoset(keys[0])
     for view in views:
-        model.learn_one(view)
+        model.learn_hand(view)
     assert model.hands_seen == len(views)
     table = model.predict_policy()
     assert set(table) == set(keys)
@@ -84,9 +84,9 @@ def test_model_conformance(name):
     clone = pickle.loads(pickle.dumps(model))
     assert clone.predict_policy() == table
     twin = make(7)
-    twin.predict_proba_one(keys[0])  # the same calls as ``model``: the same random draws
+    twin.predict_infoset(keys[0])  # the same calls as ``model``: the same random draws
     for view in views:
-        twin.learn_one(view)
+        twin.learn_hand(view)
     assert twin.predict_policy() == table  # same seed, same data: same posterior
     copy = pickle.loads(pickle.dumps(twin))
     assert twin.sample_policy() == copy.sample_policy()  # the random state pickles too

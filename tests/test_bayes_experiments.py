@@ -9,17 +9,17 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.small_experiments import experiment_kuhn, experiment_leduc
-from pokerbot.models.bayes.kuhn import PRIORS, KuhnP2Model, observation_name
-from pokerbot.protocol.game import load_game
-from pokerbot.strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
-from pokerbot.strategies.bayes import kuhn_sim as ks
-from pokerbot.strategies.bayes.opponents import (
+from pokerbot.bot.experiments import kuhn_sim as ks
+from pokerbot.bot.experiments.kuhn_models import PRIORS, KuhnP2Model, observation_name
+from pokerbot.bot.experiments.small_game_opponents import (
     acpc_random_profile,
     fixed_exploitability_kuhn,
     kuhn_best_response_value,
     skewed_profile,
 )
+from pokerbot.bot.experiments.small_games import experiment_kuhn, experiment_leduc
+from pokerbot.protocol.game import load_game
+from pokerbot.strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn
 from pokerbot.strategies.solvers.profile import profile_from_policy
 

@@ -7,20 +7,24 @@ import random
 import numpy as np
 import pytest
 
-from pokerbot.models.bayes import (
+from pokerbot.bot.experiments.kuhn_models import (
     PRIORS,
     BetaPrior,
-    DirichletModel,
-    KuhnP1Model,
     KuhnP2Model,
-    MixtureModel,
-    PortfolioModel,
+    KuhnPrior,
     map_eta,
     map_xi,
+    p1_table,
+    p2_table,
+)
+from pokerbot.bot.experiments.kuhn_p1_model import KuhnP1Model
+from pokerbot.models.bayes import (
+    DirichletModel,
+    MixtureModel,
+    PortfolioModel,
     rank_class,
     record_from_view,
 )
-from pokerbot.models.bayes.kuhn import KuhnPrior, p1_table, p2_table
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.protocol import infosets as model_keys
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
@@ -110,7 +114,7 @@ def test_kuhn_p2_model_counts_with_fold_marginalisation_and_dominance():
         ("Q", "K", "cc"),
     ]
     for p1, p2, betting in hands:
-        model.learn_one(kuhn_view(p1, p2, betting))
+        model.learn_hand(kuhn_view(p1, p2, betting))
     assert model.counts == {
         "JQbB": 1,
         "KQbB": 1,
@@ -125,7 +129,7 @@ def test_kuhn_p2_model_counts_with_fold_marginalisation_and_dominance():
     a, b, c, d, e, f = model.abc()
     assert model.eta() == pytest.approx(float(map_eta(a, b, c)))
     assert model.xi() == pytest.approx(float(map_xi(d, e, f)))
-    model.learn_one(kuhn_view("J", "Q", "rf", position=1))  # seen as P2: ignored
+    model.learn_hand(kuhn_view("J", "Q", "rf", position=1))  # seen as P2: ignored
     assert model.ignored >= 1 and model.hands_seen == len(hands) + 1
 
 
@@ -134,7 +138,7 @@ def test_kuhn_p2_model_without_data_uses_the_prior_mode():
     assert model.eta() == pytest.approx(0.7) and model.xi() == pytest.approx(0.5)
     mode, expected = model.map_policy(), p2_table(0.7, 0.5)
     assert all(mode[key] == pytest.approx(expected[key]) for key in expected)
-    mean = model.predict_proba_one("Ks:r")  # posterior mean: standard Beta(2.4, 1.6)
+    mean = model.predict_infoset("Ks:r")  # posterior mean: standard Beta(2.4, 1.6)
     assert mean["c"] == pytest.approx(2.4 / 4.0, abs=2e-3)
     assert set(PRIORS) == {"weak", "weak-bad", "strong", "strong-bad", "uninformed"}
 
@@ -162,8 +166,8 @@ def test_generic_dirichlet_map_equals_kuhn_closed_form():
         ("J", "Q", "rf"),
     ]:
         view = kuhn_view(p1, p2, betting)
-        model.learn_one(view)
-        closed.learn_one(view)
+        model.learn_hand(view)
+        closed.learn_hand(view)
     mode = model.map_policy()
     assert mode["Ks:r"]["c"] == pytest.approx(closed.eta(), abs=1e-4)
     assert mode["Qs:c"]["r"] == pytest.approx(closed.xi(), abs=1e-4)
@@ -184,9 +188,9 @@ def test_kuhn_p1_model_map_matches_brute_force():
 
 def test_kuhn_p1_model_reads_p2_observations():
     model = KuhnP1Model()
-    model.learn_one(kuhn_view("J", "Q", "rf", position=1))  # P2 (Q) folds to a bet: P1 held J or K
-    model.learn_one(kuhn_view("Q", "K", "crf", position=1))  # P2 (K) bets, P1 folds: J or Q
-    model.learn_one(kuhn_view("J", "K", "rc", position=1))  # showdown: P1 bet the Jack
+    model.learn_hand(kuhn_view("J", "Q", "rf", position=1))  # P2 (Q) folds to a bet: P1 held J or K
+    model.learn_hand(kuhn_view("Q", "K", "crf", position=1))  # P2 (K) bets, P1 folds: J or Q
+    model.learn_hand(kuhn_view("J", "K", "rc", position=1))  # showdown: P1 bet the Jack
     assert list(model.exponents) == [1, 0, 0, 0, 0, 0, 1, 1]
 
 
@@ -245,21 +249,21 @@ def test_particle_posterior_matches_exact_enumeration():
 def test_showdowns_update_the_dirichlet_conjugately():
     table = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = DirichletModel(table, 2.0, samples=8, seed=0)
-    model.learn_one(kuhn_view("K", "Q", "rc"))  # P2 (Q) called the bet: "Ks:r" -> c
-    model.learn_one(kuhn_view("K", "Q", "rc"))
+    model.learn_hand(kuhn_view("K", "Q", "rc"))  # P2 (Q) called the bet: "Ks:r" -> c
+    model.learn_hand(kuhn_view("K", "Q", "rc"))
     _, span = model.index.class_slots("Ks:r")
     expected = (model.alpha[span] + np.array([0.0, 2.0])) / (model.alpha[span].sum() + 2.0)
-    assert model.predict_proba_one("Ks:r") == pytest.approx(dict(zip("fc", expected)))
+    assert model.predict_infoset("Ks:r") == pytest.approx(dict(zip("fc", expected)))
     assert np.allclose(model.expectation_set().policies, model.expectation_set().policies[0])
 
 
 def test_dirichlet_infers_the_folders_card_from_dominance():
     table = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = DirichletModel(table, 2.0, samples=64, seed=0)
-    model.learn_one(kuhn_view("J", "Q", "rf"))  # a King never folds: the folder held the Queen
+    model.learn_hand(kuhn_view("J", "Q", "rf"))  # a King never folds: the folder held the Queen
     exact = model.exact_posterior()
     assert exact.size == 2 and exact.weights.max() > 0.999
-    assert model.predict_proba_one("Ks:r")["f"] > table["Ks:r"]["f"]
+    assert model.predict_infoset("Ks:r")["f"] > table["Ks:r"]["f"]
 
 
 def test_portfolio_posterior_is_bayes_rule_with_marginalisation():
@@ -270,7 +274,7 @@ def test_portfolio_posterior_is_bayes_rule_with_marginalisation():
     nash = solver_kuhn.nash_policy(1.0).to_json_dict()["infosets"]
     model = PortfolioModel([nash, always_call], names=["nash", "call"], floor=1e-3)
     view = kuhn_view("K", "J", "rf")  # P2 folded: J (fold 1) or Q (fold 2/3) under Nash
-    model.learn_one(view)
+    model.learn_hand(view)
     nash_likelihood = 0.5 * nash["Qs:r"]["f"] + 0.5 * nash["Ks:r"]["f"]
     call_likelihood = 1e-3 / (1 + 1e-3)  # floored fold probability
     expected = nash_likelihood / (nash_likelihood + call_likelihood)
@@ -285,8 +289,8 @@ def test_mixture_of_portfolios_equals_one_portfolio():
     rest = PortfolioModel(tables[1:], index=joint.index)
     mixture = MixtureModel([first, rest], [1 / 3, 2 / 3])
     for view in random_views(KUHN, 30, seed=2):
-        joint.learn_one(view)
-        mixture.learn_one(view)
+        joint.learn_hand(view)
+        mixture.learn_hand(view)
     assert mixture.predictive() == pytest.approx(joint.predictive(), abs=1e-9)
 
 

@@ -7,6 +7,8 @@ from itertools import product
 import numpy as np
 import pytest
 
+from pokerbot.bot.experiments.exp4 import Exp4Learner, SequentialExp4
+from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.models.bayes import DirichletModel, PortfolioModel, rank_class, record_from_view
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE
 from pokerbot.protocol.game import load_game
@@ -14,13 +16,11 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.bayes import (
     ResponseSolver,
-    SequentialExp4,
     bayesian_best_response,
     map_response,
     robust_response,
     thompson_response,
 )
-from pokerbot.strategies.bayes.simulate import TreeSimulator
 from pokerbot.strategies.solvers import Policy, build_tree, equilibrium_policy, kuhn
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.profile import profile_from_policy
@@ -115,9 +115,9 @@ def test_simulator_records_match_the_views_of_real_hands():
 
 
 def test_exp4_learner_plays_a_match_with_seed_000s_experts():
+    from pokerbot.bot.experiments.kuhn_sim import EXPERTS
     from pokerbot.bot.match import run_inprocess_match
-    from pokerbot.strategies.bayes import Exp4Learner, LearnerStrategy
-    from pokerbot.strategies.bayes.kuhn_sim import EXPERTS
+    from pokerbot.strategies.bayes import LearnerStrategy
     from pokerbot.strategies.registry import default_registry
 
     p2 = kuhn.p2_table(1 / 3, 1 / 3)

@@ -11,7 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.small_experiments import experiment_kuhn, experiment_leduc
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_games import experiment_kuhn, experiment_leduc
 from pokerbot.models.bayes.records import Decision, HandRecord
 from pokerbot.models.bayes.slots import SlotIndex
 from pokerbot.protocol.cards import cards_from_string
@@ -20,7 +21,6 @@ from pokerbot.protocol.infosets import identity_class, rank_class
 from pokerbot.strategies.bayes import AdaptiveConfig, AdaptiveCore, adaptive_model
 from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.bayes.safety import LedgerError, SafetyLedger
-from pokerbot.strategies.bayes.simulate import TreeSimulator
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.exploitability import exploitability

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.model_experiment_cli import experiment_app, play_views
+from pokerbot.bot.experiments.model_evaluation import prequential, quadratic_loss
+from pokerbot.bot.experiments.model_learning import experiment_app, play_views
 from pokerbot.models.config import ModelConfig
-from pokerbot.models.evaluation import prequential, quadratic_loss
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import MatchState

@@ -133,9 +133,10 @@ def test_seats_rotate_unless_fixed() -> None:
         driver.act("c")
     rotating, fixed = rotating.session, fixed.session
     assert rotating.hand_number == fixed.hand_number == 1
-    assert rotating.names_by_position() == ["B", "A"]
-    assert fixed.names_by_position() == ["A", "B"]
+    assert [rotating.names[rotating.seat_of(p)] for p in (0, 1)] == ["B", "A"]
+    assert [fixed.names[fixed.seat_of(p)] for p in (0, 1)] == ["A", "B"]
     assert rotating.seat_of(0) == 1 and fixed.seat_of(0) == 0
+    assert rotating.position_of(1) == 0 and fixed.position_of(1) == 1
 
 
 def test_start_opens_hand_zero_for_every_seat() -> None:

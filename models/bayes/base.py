@@ -1,11 +1,14 @@
-"""The interface every Bayesian opponent model shares, river style.
+"""The interface every Bayesian opponent model shares.
 
-A model learns from one finished hand at a time and predicts distributions:
+A model learns from one finished hand at a time and predicts distributions. (The names
+differ from the river-style ``learn_one(x, y)`` / ``predict_proba_one(x)`` of the hold'em
+models in :mod:`pokerbot.models.hoeffding` on purpose: these learn whole hands and answer
+per information set.)
 
-* :meth:`OpponentModel.learn_one` - the player's final view of a hand (what
+* :meth:`OpponentModel.learn_hand` - the player's final view of a hand (what
   :meth:`strategies.base.Strategy.observe` gets); :meth:`OpponentModel.learn_record` takes
   an already parsed :class:`~models.bayes.records.HandRecord`;
-* :meth:`OpponentModel.predict_proba_one` - the posterior-predictive action probabilities
+* :meth:`OpponentModel.predict_infoset` - the posterior-predictive action probabilities
   at one information set; :meth:`OpponentModel.predict_policy` - at every one;
 * :meth:`OpponentModel.sample_policy` - one opponent policy drawn from the posterior
   (for Thompson responses); :meth:`OpponentModel.map_policy` - the most probable one.
@@ -67,7 +70,7 @@ class OpponentModel(ABC):
     hands_seen: int
     rng: np.random.Generator
 
-    def learn_one(self, view: MatchState) -> None:
+    def learn_hand(self, view: MatchState) -> None:
         """Update the posterior with a finished hand seen from ``view.position``."""
         self.learn_record(record_from_view(view))
 
@@ -109,7 +112,7 @@ class OpponentModel(ABC):
         """The maximum a posteriori behaviour vector."""
 
     # ------------------------------------------------------------ plain tables
-    def predict_proba_one(self, key: str) -> dict[str, float]:
+    def predict_infoset(self, key: str) -> dict[str, float]:
         """Posterior-predictive action probabilities at information set ``key``."""
         return self.index.entry(self.predictive(), key)
 

@@ -28,7 +28,7 @@ every folded hand's hidden cards given that policy).
 Thompson responses and posterior probabilities); :meth:`DirichletModel.expectation_set`
 gives each particle's mean, which is exact for anything linear in the opponent's strategy.
 :meth:`DirichletModel.map_array` finds the MAP policy by expectation-maximisation over the
-hidden cards (the exact closed form of seed 000 in Kuhn, see :mod:`pokerbot.models.bayes.kuhn`).
+hidden cards (the exact closed form of seed 000 in Kuhn, see :mod:`pokerbot.bot.experiments.kuhn_models`).
 """
 
 from __future__ import annotations

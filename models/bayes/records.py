@@ -67,11 +67,6 @@ class HandRecord:
         """The opponent's information-set keys in this hand if it held ``candidate``."""
         return [candidate + decision.suffix for decision in self.decisions]
 
-    def own_keys(self) -> list[str]:
-        """The observing player's own information-set keys in this hand."""
-        own = cards_text(self.own_cards)
-        return [own + decision.suffix for decision in self.own_decisions]
-
 
 def _legal_chars(state: HandState) -> str:
     legal = state.legal_actions()

@@ -226,15 +226,6 @@ class RecordBatch:
             self._stacked = (paths, weights)
         return self._stacked
 
-    def log_likelihoods(self, log_probs: np.ndarray) -> np.ndarray:
-        """``[M, F]``: each record's log likelihood under each policy of ``log_probs``
-        (``[M, slot + 1]``, sentinel column included)."""
-        if not self.records:
-            return np.zeros((log_probs.shape[0], 0))
-        paths, weights = self.stacked()
-        terms = log_probs[:, paths].sum(axis=-1) + weights[None]
-        return _logsumexp(terms, axis=-1)
-
     def __getstate__(self) -> dict[str, object]:
         return {"sentinel": self.sentinel, "records": self.records, "_stacked": None}
 

@@ -49,7 +49,7 @@ class DealSet:
 
 
 @nb.njit(cache=True)
-def _sample_many(count, state, hand_masks, board_masks, buckets, strength):  # type: ignore[no-untyped-def]
+def _sample_many(count, state, hand_masks, board_masks, buckets, strength):
     out = np.zeros((count, 2, buckets.shape[1]), dtype=np.int64)
     sign = np.zeros(count, dtype=np.int64)
     deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
@@ -86,7 +86,7 @@ def all_deals(game: AbstractGame) -> DealSet:
 def _walk(
     node, responder, reach, fit, groups, group_counts, buckets, sign, children, num_actions, player, rounds, base,
     folder, spent, stake, policy, call_index,
-):  # type: ignore[no-untyped-def]  # fmt: skip
+):  # fmt: skip
     m = reach.shape[0]
     n = num_actions[node]
     values = np.empty(m)

@@ -47,9 +47,7 @@ def model_table(tree: BettingTree, model: RoundTreeModel) -> np.ndarray:
             is_raise = action.kind == ActionKind.RAISE
             next_own = (own[0] + (is_raise and p == 0), own[1] + (is_raise and p == 1))
             same_round = tree.round[child] == r
-            stack.append(
-                (child, raises + is_raise, (round_raises + is_raise) if same_round else 0, next_own)  # type: ignore[arg-type]
-            )
+            stack.append((child, raises + is_raise, (round_raises + is_raise) if same_round else 0, next_own))
     return table
 
 

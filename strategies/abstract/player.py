@@ -22,7 +22,7 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAME, blueprint_name, plays_shipped
-from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
+from pokerbot.strategies.base import ActionProbabilities, Strategy, StrategyFactory, normalized
 
 
 @cache
@@ -70,7 +70,7 @@ class AbstractPolicyPlayer(Strategy):
         return self.rng.choices(actions, weights=[distribution[a] for a in actions])[0]
 
 
-def shipped_factory(name: str):  # type: ignore[no-untyped-def]
+def shipped_factory(name: str) -> StrategyFactory:
     """A registry factory for the shipped policy ``name``."""
 
     def factory(game: Game, seed: int | None = None) -> Strategy:

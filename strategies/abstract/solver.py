@@ -35,6 +35,11 @@ ALGORITHMS = ("os-mccfr", "es-mccfr", "mcts", "mcrnr")
 DEFAULT_EPSILON = 0.6
 DEFAULT_P = 0.75
 MCTS_BIG_BLINDS = 17.0
+_Array = np.ndarray
+TreeArrays = tuple[_Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array]
+"""The tree's arrays the kernels take: children, num_actions, player, round, infoset_base, folder, spent, stake."""
+DealArrays = tuple[_Array, _Array, _Array, _Array]
+"""The deal tables the kernels take: hand_masks, board_masks, buckets, strength."""
 
 
 class AbstractSolverError(ValueError):
@@ -81,7 +86,7 @@ class AbstractSolver:
         self.seconds = 0.0
         self.rng = new_rng(seed)
 
-    def _common(self) -> tuple[Any, ...]:
+    def _common(self) -> TreeArrays:
         tree = self.game.tree
         return (
             tree.children,
@@ -94,7 +99,7 @@ class AbstractSolver:
             tree.stake,
         )
 
-    def _deals(self) -> tuple[Any, ...]:
+    def _deals(self) -> DealArrays:
         tables = self.game.tables
         return (tables.hand_masks, tables.board_masks, tables.buckets, tables.strength)
 

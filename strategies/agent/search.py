@@ -303,7 +303,7 @@ class MiximaxSearch:
         if depth >= self._limit:
             self._cut = True
             return self._leaf(state, board)
-        branches = abstract_actions(state, self.abstraction)
+        branches: Sequence[AbstractAction] = abstract_actions(state, self.abstraction)
         pruning = depth >= self.settings.prune_depth
         if state.current_player == self.me:
             if pruning and len(branches) > 1:

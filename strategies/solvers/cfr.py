@@ -136,10 +136,6 @@ class Solver:
             self.engine.normalise(player, self.cumulative, sigma)
         return sigma
 
-    def current_profile(self) -> np.ndarray:
-        """The current (regret-matched) profile."""
-        return self.sigma.copy()
-
     def average_policy(self, meta: Mapping[str, Any] | None = None) -> Policy:
         """The average strategy as a policy, with the algorithm and iterations in its meta."""
         info = {"algorithm": self.name, "rule": self.rule.name, "iterations": self.iterations, **(meta or {})}

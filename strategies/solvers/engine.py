@@ -21,7 +21,6 @@ hands.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from string import ascii_lowercase
 
 import numpy as np
@@ -105,11 +104,6 @@ class Engine:
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         group = np.repeat(np.arange(len(nodes)), sizes)
         return _PlayerEdges(edges, starts, group, np.repeat(sizes, sizes).astype(np.float64), nodes)
-
-    @cached_property
-    def decision_edges(self) -> np.ndarray:
-        """Every edge leaving a decision node, ascending."""
-        return np.sort(np.concatenate([pe.edges for pe in self.players]))
 
     # ------------------------------------------------------------------ profiles
     def uniform(self) -> np.ndarray:

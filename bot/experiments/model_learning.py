@@ -2,7 +2,7 @@
 
 Plays ``--hands`` hands in-process between ``--hero`` (default ``tight-aggressive``) and
 ``--opponent``, records the hero's final view of every hand, then scores the models
-prequentially (:func:`models.evaluation.prequential`, thesis ch. 5.4): every opponent
+prequentially (:func:`bot.experiments.model_evaluation.prequential`, thesis ch. 5.4): every opponent
 decision and revealed showdown hand is predicted before the model learns the hand. Two
 model pairs are scored: ``prior`` (the shipped or given prior alone, never learning) and
 ``adapting`` (the same prior blended with what it learns, :mod:`pokerbot.models.adaptive`).
@@ -11,7 +11,7 @@ Output: a table per block of ``--every`` hands (quadratic loss and accuracy of t
 prediction, quadratic loss of the hand-strength prediction, for both), optionally ``--json``
 and a ``--plot`` PNG of the learning curves. The opponent ``switcher`` changes style at
 half the match. Exit status 2 on bad input. Also runs as
-``python -m pokerbot.bot.model_experiment_cli model-learning ...``.
+``python -m pokerbot.bot.experiments.model_learning model-learning ...``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pokerbot.bot.experiments.model_evaluation import Report, prequential
 from pokerbot.bot.match import MatchError, run_inprocess_match, strategy_seed
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.models.config import ModelConfig
 from pokerbot.models.errors import ModelError
-from pokerbot.models.evaluation import Report, prequential
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
 from pokerbot.models.prior import Prior, load_default_prior, load_prior
 from pokerbot.protocol.actions import Action

@@ -105,9 +105,9 @@ def _score_hand(
             totals.decisions += 1
             totals.action_loss += quadratic_loss(proba, row.y)
             totals.correct += int(max(proba, key=proba.__getitem__) == row.y)
-        for row in showdowns:
+        for shown in showdowns:
             totals.showdowns += 1
-            totals.strength_loss += quadratic_loss(strength_model.predict_proba_one(row.x), row.y)
+            totals.strength_loss += quadratic_loss(strength_model.predict_proba_one(shown.x), shown.y)
         scores[name] = totals
     return scores, actions, showdowns
 

@@ -5,7 +5,7 @@ that assumes the unseen cards were dealt evenly). From P2's view the posterior i
 
     alpha^a1 (1-alpha)^a0 beta^b1 (1-beta)^b0 gamma^g1 (1-gamma)^g0 (alpha+gamma)^m (2-alpha-beta)^k
 
-with Beta priors (the paper's convention, see :mod:`pokerbot.models.bayes.kuhn`) added to the
+with Beta priors (the paper's convention, see :mod:`pokerbot.bot.experiments.kuhn_models`) added to the
 exponents: ``m`` counts P2's Queen folding to a bet (P1 held the Jack or the King: the
 folded hand is marginalised) and ``k`` P2's King seeing P1 check and fold to its bet (the
 Jack or the Queen). Dominated play is excluded as in the paper, which also gives certain
@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pokerbot.bot.experiments.kuhn_models import JACK, KING, QUEEN, BetaPrior, kuhn_hand, p1_table, table_log_predictive
 from pokerbot.models.bayes.base import OpponentModel, PosteriorSample
-from pokerbot.models.bayes.kuhn import JACK, KING, QUEEN, BetaPrior, kuhn_hand, p1_table, table_log_predictive
 from pokerbot.models.bayes.records import HandRecord
 from pokerbot.models.bayes.slots import SlotIndex
 
@@ -84,7 +84,7 @@ class KuhnP1Model(OpponentModel):
                 _xlog(m, alpha + gamma),
                 _xlog(k, 2 - alpha - beta),
             ]
-        return sum(terms)
+        return np.sum(terms, axis=0)
 
     def map_parameters(self, sweeps: int = 200, tolerance: float = 1e-10) -> tuple[float, float, float]:
         """The MAP ``(alpha, beta, gamma)`` by coordinate ascent (each step a bisection)."""

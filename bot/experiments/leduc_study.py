@@ -23,7 +23,7 @@ Learners (seed 002, section 4.1):
   without the safety budget of :mod:`pokerbot.strategies.bayes.safety`.
 
 Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
-trial, :func:`~strategies.bayes.opponents.skewed_profile`), ``random`` (the ACPC example
+trial, :func:`~bot.experiments.small_game_opponents.skewed_profile`), ``random`` (the ACPC example
 player), ``equilibrium`` (the shipped equilibrium the learners also know) and
 ``near-equilibrium`` (vanilla CFR stopped after 300 iterations: almost unexploitable, but
 not the equilibrium the learners know - a test of the safety rule), and ``policy:PATH`` (a
@@ -39,20 +39,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from pokerbot.models.bayes.bootstrap import BootstrapModel
+from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
+from pokerbot.bot.experiments.learners import ModelLearner, PortfolioLearner
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_game_opponents import acpc_random_profile, skewed_profile
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import rank_class
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from pokerbot.strategies.bayes.learners import Learner, ModelLearner, PortfolioLearner
-from pokerbot.strategies.bayes.opponents import acpc_random_profile, skewed_profile
+from pokerbot.strategies.bayes.learners import Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.equilibria import equilibrium_policy
 from pokerbot.strategies.solvers.policy import Policy
@@ -86,7 +88,7 @@ class LeducStudyConfig:
     kappa: float = 0.5
     """Skew strength of the skewed opponents (and portfolio members)."""
     jobs: int = 1
-    adaptive: dict[str, float] = field(default_factory=dict)
+    adaptive: dict[str, Any] = field(default_factory=dict)
 
 
 class _Context:
@@ -182,7 +184,7 @@ def run_trials(config: LeducStudyConfig, opponent: str, learner: str, trials: Se
     return out
 
 
-def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
+def summarise(raw: dict[str, list], hands: int) -> dict[str, Any]:
     """Curve (pairs of hands), band, totals and ceiling of one learner against one opponent."""
     expected = np.array(raw["expected"])
     chips = np.array(raw["chips"])
@@ -214,7 +216,7 @@ def summarise(raw: dict[str, list], hands: int) -> dict[str, object]:
     }
 
 
-def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, object]:
+def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
     """Run every learner against every opponent; a JSON-ready dictionary of the figures."""
     say = progress or (lambda message: None)
     for name in config.opponents:
@@ -246,17 +248,17 @@ def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) 
     else:
         for opponent, learner, chunk in tasks:
             collect(opponent, learner, run_trials(config, opponent, learner, chunk.tolist()))
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, dict[str, Any]] = {}
     for (opponent, learner), part in raw.items():
         results.setdefault(opponent, {})[learner] = summarise(part, config.hands)
     return {"results": results, "goals": leduc_goals(results), "config": asdict(config)}
 
 
-def leduc_goals(results: dict[str, dict[str, object]]) -> dict[str, object]:
+def leduc_goals(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Acceptance: adaptive reaches 80 % of the best-response value against ``random`` by
     hand 500; loses less than 0.01 chips per hand against the equilibrium player (and, for
     the record, how it fares against the near-equilibrium player relative to ``pi*``)."""
-    goals: dict[str, object] = {}
+    goals: dict[str, Any] = {}
     adaptive_random = results.get("random", {}).get("adaptive")
     if adaptive_random is not None:
         fraction = adaptive_random["at_500_fraction_of_ceiling"]

@@ -1,8 +1,8 @@
 """``pokerbot experiment kuhn`` and ``pokerbot experiment leduc``: the small-game studies.
 
 ``experiment kuhn`` reproduces seed 000's explore-then-exploit study in Kuhn poker
-(:mod:`pokerbot.strategies.bayes.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
-reproduces seed 002's Leduc study (:mod:`pokerbot.strategies.bayes.leduc_study`). Each writes a JSON
+(:mod:`pokerbot.bot.experiments.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
+reproduces seed 002's Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
 file of its figures (``--out``) and PNG plots next to it (``--plots``, default the JSON's
 folder), prints a summary and the acceptance checks. Amounts are chips (per hand for rates
 and curves); every figure is an exact expectation unless its name says ``chips``.
@@ -25,15 +25,15 @@ from typing import Any
 import numpy as np
 import typer
 
-from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
-from pokerbot.strategies.bayes.kuhn_study import KuhnStudyConfig, run_kuhn_study
-from pokerbot.strategies.bayes.leduc_study import (
+from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
+from pokerbot.bot.experiments.leduc_study import (
     LEARNERS,
     OPPONENTS,
     POLICY_PREFIX,
     LeducStudyConfig,
     run_leduc_study,
 )
+from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
 
 
 def _fail(message: str) -> typer.Exit:
@@ -51,7 +51,7 @@ def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = 
 
 def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
     """``KEY=VALUE`` overrides of the adaptive learner's settings (:class:`AdaptiveConfig` fields)."""
-    kinds = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
+    kinds: dict[str, type[Any]] = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
     settings: dict[str, Any] = {}
     for pair in pairs:
         key, equals, text = pair.partition("=")

@@ -21,8 +21,8 @@ and ``(1 + xi)`` factors marginalise P2's unseen card after a fold, and ``J(Q)bP
 dominated-strategy inference (a King never folds, so the folder held the Queen). The
 maximisers are the roots in [0, 1] of the quadratics of :func:`map_eta` and :func:`map_xi`.
 
-:class:`~models.bayes.kuhn_p1.KuhnP1Model` (P2 modelling P1) has no closed form: the paper uses an approximation
-(its section 3.3). Here the exact posterior
+:class:`~pokerbot.bot.experiments.kuhn_p1_model.KuhnP1Model` (P2 modelling P1) has no closed
+form: the paper uses an approximation (its section 3.3). Here the exact posterior
 ``alpha^a1 (1-alpha)^a0 beta^b1 (1-beta)^b0 gamma^g1 (1-gamma)^g0 (alpha+gamma)^m (2-alpha-beta)^k``
 is maximised numerically (it is log-concave: coordinate ascent with bisection), where
 ``m`` counts the Queen folding to a bet (P1 held the Jack or the King) and ``k`` the King

@@ -2,7 +2,7 @@
 
 Reproduce them with::
 
-    python -m pokerbot.strategies.solvers.make_equilibria
+    python -m pokerbot.bot.experiments.make_equilibria
 
 which solves, deterministically (no sampling):
 
@@ -45,7 +45,7 @@ def make(name: str, out_dir: Path) -> Path:
     result = solve(load_game(name), algorithm, iterations=iterations, checkpoints=2)
     policy = result.policy
     meta = {key: value for key, value in policy.meta.items() if key not in ("seconds", "seed")}
-    meta.update(game=name, made_by="python -m pokerbot.strategies.solvers.make_equilibria")
+    meta.update(game=name, made_by="python -m pokerbot.bot.experiments.make_equilibria")
     entries = {key: (policy.actions(key), policy.probabilities(key)) for key in policy}
     path = out_dir / data_file_name(name)
     Policy.from_arrays(policy.game, entries, meta).save(path)

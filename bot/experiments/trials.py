@@ -1,6 +1,6 @@
 """One learner against one fixed opponent, hand by hand, with exact expected values.
 
-:func:`play_trial` plays ``hands`` hands on the :class:`~strategies.bayes.simulate.TreeSimulator`
+:func:`play_trial` plays ``hands`` hands on the :class:`~bot.experiments.simulate.TreeSimulator`
 and records, for every hand, the learner's *exact* expected winnings given what it plays in
 that hand (its profile evaluated against the opponent's profile on the public tree: no card
 or action luck) and the chips it actually won. Seats alternate (as in ACPC matches) or are
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.strategies.bayes.learners import Evaluate, Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
 
 
 class ProfileEvaluator:

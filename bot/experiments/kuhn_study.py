@@ -23,18 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from pokerbot.models.bayes.kuhn import PRIORS
+from pokerbot.bot.experiments import kuhn_sim as ks
+from pokerbot.bot.experiments.kuhn_models import PRIORS
+from pokerbot.bot.experiments.simulate import TreeSimulator
+from pokerbot.bot.experiments.small_game_opponents import fixed_exploitability_kuhn
+from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import identity_class
-from pokerbot.strategies.bayes import kuhn_sim as ks
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
-from pokerbot.strategies.bayes.opponents import fixed_exploitability_kuhn
 from pokerbot.strategies.bayes.responses import ResponseSolver
-from pokerbot.strategies.bayes.simulate import TreeSimulator
-from pokerbot.strategies.bayes.trials import ProfileEvaluator, play_trial
 from pokerbot.strategies.solvers import kuhn
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.profile import profile_from_policy
@@ -63,7 +64,7 @@ class KuhnStudyConfig:
     game_lengths: tuple[int, ...] = (50, 100, 200, 400)
     switch_step: int = 5
     """Spacing of the switching hands at which realised-chips proportions are sampled."""
-    adaptive: dict[str, float] = field(default_factory=dict)
+    adaptive: dict[str, Any] = field(default_factory=dict)
     """Overrides of :class:`AdaptiveConfig` fields."""
 
 
@@ -77,7 +78,7 @@ def _opponent(name: str, trials: int, tau: float, rng: np.random.Generator) -> t
 
 def summarise_switching(
     run: ks.SwitchRun, eta: np.ndarray, xi: np.ndarray, hands: int, step: int, rng: np.random.Generator
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Per switching hand: rate and total (mean, standard error), proportions reaching Nash."""
     trials = eta.shape[0]
     rate = run.rate[:, : hands + 1]
@@ -116,7 +117,7 @@ def _round(values: np.ndarray, digits: int = 5) -> list[float]:
 class _KuhnAdaptive:
     """Runs the adaptive learner as P1 against fixed P2 opponents."""
 
-    def __init__(self, overrides: dict[str, float]) -> None:
+    def __init__(self, overrides: dict[str, Any]) -> None:
         self.game = load_game("kuhn")
         self.tree = build_tree(self.game)
         self.engine = Engine(self.tree)
@@ -126,7 +127,7 @@ class _KuhnAdaptive:
         self.equilibrium = profile_from_policy(self.tree, equilibrium)
         self.config = AdaptiveConfig(**overrides)
 
-    def run(self, eta: np.ndarray, xi: np.ndarray, hands: int, seed: int) -> dict[str, object]:
+    def run(self, eta: np.ndarray, xi: np.ndarray, hands: int, seed: int) -> dict[str, Any]:
         trials = eta.shape[0]
         expected = np.empty((trials, hands))
         chips = np.empty((trials, hands))
@@ -162,14 +163,14 @@ class _KuhnAdaptive:
         }
 
 
-def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) -> dict[str, object]:
+def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
     """Run every study of the module docstring; a JSON-ready dictionary of the figures."""
     say = progress or (lambda message: None)
     rng = np.random.default_rng(config.seed)
     hands = config.hands
     long_hands = max(hands, config.convergence_hands, *config.game_lengths)
     adaptive = _KuhnAdaptive(config.adaptive)
-    result: dict[str, dict[str, object]] = {
+    result: dict[str, dict[str, Any]] = {
         "opponents": {},
         "learners": {},
         "convergence": {},
@@ -247,7 +248,7 @@ def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) ->
     return result
 
 
-def kuhn_goals(result: dict[str, dict[str, object]], config: KuhnStudyConfig) -> dict[str, object]:
+def kuhn_goals(result: dict[str, dict[str, Any]], config: KuhnStudyConfig) -> dict[str, Any]:
     """The acceptance checks of the Kuhn study (qualitative findings of seed 000 and ours)."""
     learners = result["learners"]
     compare = f"nash-{config.compare_gamma:g}"
@@ -262,7 +263,7 @@ def kuhn_goals(result: dict[str, dict[str, object]], config: KuhnStudyConfig) ->
         }
         for name, entry in learners.items()
     }
-    goals: dict[str, object] = {
+    goals: dict[str, Any] = {
         "parameter_beats_strategy": param_wins,
         "parameter_beats_strategy_count": f"{sum(param_wins.values())}/{len(param_wins)}",
         "loss_switching_at_50_vs_best": at_50,

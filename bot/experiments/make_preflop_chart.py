@@ -1,6 +1,6 @@
 """Generate the pre-flop chart data file (``strategies/data/preflop_chart.json``).
 
-Run ``python -m pokerbot.strategies.agent.make_preflop_chart [--out PATH] [--iterations N]``; it takes
+Run ``python -m pokerbot.bot.experiments.make_preflop_chart [--out PATH] [--iterations N]``; it takes
 under a minute on one core (38 s measured under load) and is deterministic (fixed seeds). Nothing in the chart is
 typed by hand: every entry follows from the equity matrix and the rules below.
 
@@ -217,7 +217,7 @@ def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
             "raise_equity": RAISE_EQUITY,
             "all_in_equity": ALL_IN_EQUITY,
             "realisation": REALISATION,
-            "generator": "python -m pokerbot.strategies.agent.make_preflop_chart",
+            "generator": "python -m pokerbot.bot.experiments.make_preflop_chart",
         },
         "classes": list(classes),
         "equity_vs_random": [round(float(v), 5) for v in vs_random],

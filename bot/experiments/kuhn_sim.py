@@ -5,7 +5,7 @@ P2 ``(eta, xi)``, both without dominated strategies, every parameter an array ov
 :func:`ev` is the paper's equation (1) (P1's expected chips per hand), :func:`outcomes`
 the exact distribution of P1's chips in one hand (``-2, -1, +1, +2``), :func:`play` one
 simulated hand of every trial, :func:`observations` the increments of seed 000's counts
-``A .. F`` (:class:`models.bayes.kuhn.KuhnP2Model`) that P1 learns from it.
+``A .. F`` (:class:`bot.experiments.kuhn_models.KuhnP2Model`) that P1 learns from it.
 
 :func:`parameter_learning` runs explore-then-exploit parameter learning (MAP estimates of
 ``(eta, xi)``, best response after the switch) for every switching hand at once, and
@@ -19,8 +19,8 @@ from itertools import product
 
 import numpy as np
 
-from pokerbot.models.bayes.kuhn import KuhnPrior, map_eta, map_xi
-from pokerbot.strategies.bayes.exp4 import SequentialExp4
+from pokerbot.bot.experiments.exp4 import SequentialExp4
+from pokerbot.bot.experiments.kuhn_models import KuhnPrior, map_eta, map_xi
 
 PURE = np.array(list(product((0.0, 1.0), repeat=3)))
 """P1's eight pure strategies S0 .. S7 as ``(alpha, beta, gamma)``."""
@@ -50,7 +50,7 @@ def ev(a: Number, b: Number, g: Number, e: Number, x: Number) -> np.ndarray:
 def best_pure(eta: np.ndarray, xi: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """Index into :data:`PURE` of P1's best response to ``(eta, xi)``; ties are broken
     uniformly at random with ``rng`` (else the first)."""
-    values = np.stack([ev(*s, eta, xi) for s in PURE], axis=-1)
+    values = np.stack([ev(a, b, g, eta, xi) for a, b, g in PURE], axis=-1)
     return argmax_random_ties(values, rng)
 
 
@@ -64,7 +64,7 @@ def argmax_random_ties(values: np.ndarray, rng: np.random.Generator | None) -> n
 
 def best_response_value(eta: np.ndarray, xi: np.ndarray) -> np.ndarray:
     """P1's best-response value against ``(eta, xi)`` (chips per hand)."""
-    return np.max(np.stack([ev(*s, eta, xi) for s in PURE], axis=-1), axis=-1)
+    return np.max(np.stack([ev(a, b, g, eta, xi) for a, b, g in PURE], axis=-1), axis=-1)
 
 
 def outcomes(a: Number, b: Number, g: Number, e: Number, x: Number) -> np.ndarray:
@@ -222,7 +222,7 @@ def strategy_learning(
     the highest-scored expert plays on (ties, e.g. at ``t = 0``, broken at random)."""
     trials = eta.shape[0]
     exp4 = SequentialExp4(len(EXPERTS), 3, rho=rho, psi=psi, runs=trials, seed=int(rng.integers(2**63)))
-    expert_values = np.stack([ev(*s, eta, xi) for s in EXPERTS], axis=1)
+    expert_values = np.stack([ev(a, b, g, eta, xi) for a, b, g in EXPERTS], axis=1)
     best = np.empty((trials, hands + 1), dtype=np.int64)
     value = np.empty((trials, hands))
     chips = np.empty((trials, hands))

@@ -1,0 +1,26 @@
+"""Experiments: the studies, simulators and data generators, apart from the runtime packages.
+
+Nothing in ``protocol``, ``models`` or ``strategies`` imports from here; the ``pokerbot
+experiment ...`` commands (:mod:`pokerbot.bot.experiments.cli`) and the generator scripts
+do. What is here:
+
+* the commands: :mod:`~pokerbot.bot.experiments.cli` (the ``experiment`` group),
+  :mod:`~pokerbot.bot.experiments.model_learning` (``experiment model-learning``, scored
+  by :mod:`~pokerbot.bot.experiments.model_evaluation`) and
+  :mod:`~pokerbot.bot.experiments.small_games` (``experiment kuhn`` and ``experiment leduc``);
+* seed 000's Kuhn study: :mod:`~pokerbot.bot.experiments.kuhn_study`, its simulator
+  :mod:`~pokerbot.bot.experiments.kuhn_sim`, its models
+  (:mod:`~pokerbot.bot.experiments.kuhn_models`, :mod:`~pokerbot.bot.experiments.kuhn_p1_model`)
+  and Exp4 strategy learning (:mod:`~pokerbot.bot.experiments.exp4`);
+* seed 002's Leduc study: :mod:`~pokerbot.bot.experiments.leduc_study`, with the tree
+  simulator (:mod:`~pokerbot.bot.experiments.simulate`), trials
+  (:mod:`~pokerbot.bot.experiments.trials`), learners
+  (:mod:`~pokerbot.bot.experiments.learners`), policy bootstrapping
+  (:mod:`~pokerbot.bot.experiments.bootstrap_model`) and test opponents
+  (:mod:`~pokerbot.bot.experiments.small_game_opponents`);
+* the generators of shipped data: ``python -m pokerbot.bot.experiments.make_preflop_chart``
+  (the hold'em pre-flop chart) and ``python -m pokerbot.bot.experiments.make_equilibria``
+  (the small games' near-equilibria).
+
+See ``docs/experiments.md``. Nothing is imported here: import the submodules.
+"""
