@@ -288,3 +288,23 @@ def test_lbr_exploits_always_call_more_than_miximax_does():
     miximax = recorded["deal_values"]
     result = run_lbr(NOLIMIT, RegistryStrategy("always-call"), 2 * len(miximax), 11, workers=1)
     assert sum(result.deal_values) > sum(miximax)
+
+
+def test_preflop_equity_against_a_uniform_range_is_the_class_table():
+    """A range still uniform pre-flop (a random hand) is valued with the abstraction's exact
+    class table, which the Monte Carlo agrees with; a range that is not keeps the Monte Carlo."""
+    from pokerbot.models.buckets.preflop import preflop_ehs_table
+    from pokerbot.strategies.showdown import conflict_mask, equity_vs_ranges, holding_index
+
+    lbr = LocalBestResponse(NOLIMIT, 3, default_registry().create("always-call", NOLIMIT, 3))
+    for text in ("AsAh", "7c2d", "JhTh"):
+        hole = tuple(cards_from_string(text))
+        uniform = np.where(conflict_mask(hole), 0.0, 1.0 / 1225)
+        table = float(preflop_ehs_table()[holding_index(hole)])
+        assert lbr._equity(hole, (), uniform) == table
+        sampled = float(equity_vs_ranges(hole, (), uniform, samples=4000, seed=1)[0])
+        assert abs(sampled - table) < 0.025  # 3 standard deviations of 4,000 samples
+        skewed = uniform.copy()
+        skewed[np.flatnonzero(skewed)[:300]] *= 2.0
+        assert lbr._equity(hole, (), skewed) != table
+    assert lbr._equity(tuple(cards_from_string("AsAh")), tuple(cards_from_string("2c3d4h")), uniform) != table
