@@ -308,3 +308,22 @@ def test_preflop_equity_against_a_uniform_range_is_the_class_table():
         skewed[np.flatnonzero(skewed)[:300]] *= 2.0
         assert lbr._equity(hole, (), skewed) != table
     assert lbr._equity(tuple(cards_from_string("AsAh")), tuple(cards_from_string("2c3d4h")), uniform) != table
+
+
+@pytest.mark.parametrize("name", ["always-call", "always-raise", "always-allin", "always-fold", "random"])
+def test_strategies_that_ignore_their_cards_say_so_and_answer_alike(name):
+    """A strategy flagged ``ignores_cards`` (LBR asks it once per range) gives every holding
+    the same probabilities and the key ``()``."""
+    opponent = default_registry().create(name, NOLIMIT, 1)
+    assert opponent.ignores_cards
+    state, _me = river_spot()
+    state = HandState(NOLIMIT, [None, None], state.board_cards)
+    state.apply(Action.raise_to(300))
+    answers = []
+    for text in ("AsAh", "7c2d", "JhTh"):
+        view = state.view(1)
+        view.hole_cards = [None, tuple(cards_from_string(text))]
+        answers.append(opponent.action_probabilities(MatchState(1, 0, view)))
+        assert opponent.probability_key(MatchState(1, 0, view)) == ()
+    assert answers[0] == answers[1] == answers[2]
+    assert not default_registry().create("tight-aggressive", NOLIMIT, 1).ignores_cards
