@@ -2,7 +2,7 @@
 
 Run: python benchmarks/bench_agent.py [--game holdem-nolimit-2p] [--hands 40]
      [--budget 0.5] [--opponent always-call] [--match always-call,always-fold,random]
-     [--match-hands 200] [--match-budget 0.1] [--seed 1]
+     [--match-hands 200] [--match-budget 0.1] [--match-settings KEY=VALUE,...] [--seed 1]
 
 **Timing**: the agent (default settings but ``time_budget = --budget`` seconds) plays
 ``--hands`` in-process hands against ``--opponent``; every decision is timed (seconds,
@@ -12,7 +12,9 @@ the deepest completed iteration, the share of complete searches and nodes per se
 (nodes visited / seconds searched, summed over the street).
 
 **Matches** (``--match``): for each opponent a duplicate in-process match of
-``--match-hands`` deals (seed ``--seed``) with the agent's budget ``--match-budget``;
+``--match-hands`` deals (seed ``--seed``) with the agent's budget ``--match-budget`` and
+its other settings changed by ``--match-settings`` (``use_models=false``,
+``range_showdowns=0``: the fields of ``AgentSettings``, as ``miximax:SECONDS,KEY=VALUE``);
 reported as the agent's mbb/hand with its 95 % confidence interval (per deal, averaged over
 the two seatings: :func:`bot.stats.match_stats`). This is the same computation as
 ``pokerbot match --in-process --duplicate`` once ``miximax`` is registered.
@@ -30,8 +32,8 @@ from pokerbot.bot.stats import match_stats
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
-from pokerbot.strategies.base import Strategy, StrategyInfo
+from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent, parse_settings
+from pokerbot.strategies.base import Strategy, StrategyInfo, StrategyRegistry
 from pokerbot.strategies.registry import default_registry
 
 STREETS = ("pre-flop", "flop", "turn", "river")
@@ -87,10 +89,18 @@ def timing(game: Game, hands: int, budget: float, opponent: str, seed: int) -> N
         )
 
 
-def matches(game: Game, game_name: str, opponents: list[str], hands: int, budget: float, seed: int) -> None:
-    """Print the agent's duplicate-match result against each opponent."""
-    registry = default_registry()
-    settings = AgentSettings(time_budget=budget)
+def matches(
+    game: Game, game_name: str, opponents: list[str], hands: int, budget: float, seed: int, changes: str = ""
+) -> None:
+    """Print the agent's duplicate-match result against each opponent (``changes``: settings
+    as ``KEY=VALUE,...``)."""
+    built_in = default_registry()
+    registry = StrategyRegistry()  # the built-in strategies, "miximax" replaced by this agent
+    for name in built_in.names():
+        if name != "miximax":
+            registry.register(built_in.info(name))
+    _, updates = parse_settings(f"{budget},{changes}" if changes else str(budget))
+    settings = AgentSettings(time_budget=budget, **updates)
 
     def factory(game: Game, seed: int | None) -> Strategy:
         return MiximaxAgent(game, seed, settings)
@@ -114,7 +124,8 @@ def matches(game: Game, game_name: str, opponents: list[str], hands: int, budget
         mine = next(s for s in stats if s.name == "miximax")
         print(
             f"miximax vs {opponent}: {mine.mbb_per_hand:+.0f} mbb/hand ± {mine.mbb_ci95:.0f} (95 % CI), "
-            f"{hands} deals duplicate, seed {seed}, budget {budget} s, {time.monotonic() - start:.0f} s"
+            f"{hands} deals duplicate, seed {seed}, budget {budget} s{', ' + changes if changes else ''}, "
+            f"{time.monotonic() - start:.0f} s"
         )
 
 
@@ -128,6 +139,7 @@ def main() -> None:
     parser.add_argument("--match", default="")
     parser.add_argument("--match-hands", type=int, default=200)
     parser.add_argument("--match-budget", type=float, default=0.1)
+    parser.add_argument("--match-settings", default="", help="agent settings for the matches: KEY=VALUE,...")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     game = load_game(args.game)
@@ -135,7 +147,13 @@ def main() -> None:
         timing(game, args.hands, args.budget, args.opponent, args.seed)
     if args.match:
         matches(
-            game, args.game, [o for o in args.match.split(",") if o], args.match_hands, args.match_budget, args.seed
+            game,
+            args.game,
+            [o for o in args.match.split(",") if o],
+            args.match_hands,
+            args.match_budget,
+            args.seed,
+            args.match_settings,
         )
 
 

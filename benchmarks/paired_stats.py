@@ -1,14 +1,16 @@
 """Paired comparison of two duplicate matches played on the same deals (same seed).
 
-Run: python benchmarks/paired_stats.py DIR_A DIR_B [--player-prefix miximax] [--game holdem-nolimit-2p]
+Run: python benchmarks/paired_stats.py DIR_A DIR_B [DIR_A2 DIR_B2 ...] [--player-prefix miximax] [--game GAME]
 
 Each DIR is the ``--out`` folder of ``pokerbot match --duplicate`` (``match.log`` and
 ``match-swapped.log``). For every deal the player's value is the mean of its two hands
 (one in each seat), as ``pokerbot match --duplicate`` computes it; the script prints each
 match's mean and the mean of the per-deal differences A - B, in mbb/hand with the 95 %
 interval over deals. With the same seed both matches see the same cards, so the paired
-difference cancels much of the card luck. Used for the learning-on vs learning-off study
-in docs/experiments.md:
+difference cancels much of the card luck. Given several pairs (each pair its own game of
+deals, for example one per opponent), it also prints the differences pooled with
+inverse-variance weights. Used for the learning-on vs learning-off study in
+docs/experiments.md:
 
     pokerbot match --players miximax:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out on
     pokerbot match --players miximax-static:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out off
@@ -45,24 +47,39 @@ def mean_and_interval(samples: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(variance / len(samples))
 
 
+def pooled(estimates: list[tuple[float, float]]) -> tuple[float, float]:
+    """Inverse-variance weighted mean of ``(mean, 95 % half-width)`` estimates, and its half-width."""
+    weights = [1.0 / half**2 for _, half in estimates]
+    total = sum(weights)
+    return sum(w * mean for w, (mean, _) in zip(weights, estimates)) / total, math.sqrt(1.0 / total)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first", type=Path)
-    parser.add_argument("second", type=Path)
+    parser.add_argument("folders", type=Path, nargs="+", help="DIR_A DIR_B, then more pairs to pool")
     parser.add_argument("--player-prefix", default="miximax")
     parser.add_argument("--game", default="holdem-nolimit-2p")
     args = parser.parse_args()
+    if len(args.folders) % 2:
+        parser.error("folders come in pairs: DIR_A DIR_B [DIR_A2 DIR_B2 ...]")
     game = load_game(args.game)
-    a, b = per_deal(args.first, args.player_prefix, game), per_deal(args.second, args.player_prefix, game)
-    deals = sorted(set(a) & set(b))
     scale = 1000.0 / game.big_blind
-    for label, series in (
-        ("A", [a[d] for d in deals]),
-        ("B", [b[d] for d in deals]),
-        ("A - B", [a[d] - b[d] for d in deals]),
-    ):
-        mean, half = mean_and_interval(series)
-        print(f"{label:6s} {mean * scale:+10.0f} +- {half * scale:.0f} mbb/hand ({len(deals)} deals)")
+    differences: list[tuple[float, float]] = []
+    for first, second in zip(args.folders[::2], args.folders[1::2]):
+        a, b = per_deal(first, args.player_prefix, game), per_deal(second, args.player_prefix, game)
+        deals = sorted(set(a) & set(b))
+        print(f"{first} - {second}:")
+        for label, series in (
+            ("A", [a[d] for d in deals]),
+            ("B", [b[d] for d in deals]),
+            ("A - B", [a[d] - b[d] for d in deals]),
+        ):
+            mean, half = mean_and_interval(series)
+            print(f"{label:6s} {mean * scale:+10.0f} +- {half * scale:.0f} mbb/hand ({len(deals)} deals)")
+        differences.append((mean * scale, half * scale))
+    if len(differences) > 1:
+        mean, half = pooled(differences)
+        print(f"pooled A - B {mean:+10.0f} +- {half:.0f} mbb/hand (inverse-variance weights, {len(differences)} pairs)")
 
 
 if __name__ == "__main__":

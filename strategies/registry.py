@@ -41,6 +41,12 @@ _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
 
 
 def _policy_player(game: Game, seed: int | None, path: str) -> Strategy:
+    """A saved policy: an abstract hold'em policy for ``.npz`` files, a tabular one otherwise."""
+    if path.endswith(".npz"):
+        from pokerbot.strategies.abstract.player import AbstractPolicyPlayer
+        from pokerbot.strategies.abstract.policy import AbstractPolicy
+
+        return AbstractPolicyPlayer(game, seed, AbstractPolicy.load(path, game))
     from pokerbot.strategies.solvers import Policy, PolicyStrategy
 
     return PolicyStrategy(game, seed, Policy.load(path, game))
@@ -144,7 +150,7 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="policy",
             factory=_policy_player,
-            summary="Plays a saved policy file (pokerbot solve --out): policy:PATH.",
+            summary="Plays a saved policy file from pokerbot solve --out (.json tabular, .npz abstract): policy:PATH.",
             argument="PATH",
         )
     )
@@ -161,7 +167,8 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-            "hold'em); miximax:SECONDS sets the time per decision (default 0.05).",
+            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:SECONDS,KEY=VALUE,... "
+            "also the agent's settings (range_showdowns=0, use_models=false, search.temperature=0).",
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,

@@ -77,3 +77,16 @@ def play_random_hand(game: Game, rng: random.Random, seed: int | None = None) ->
     while not state.finished:
         state.apply(random_action(state, rng))
     return state
+
+
+class FakeClock:
+    """``monotonic()`` that advances ``tick`` seconds at every read: time passes only as the
+    search looks at the clock, so the machine's load cannot move the result."""
+
+    def __init__(self, tick: float, start: float = 1000.0) -> None:
+        self.tick = tick
+        self.now = start
+
+    def monotonic(self) -> float:
+        self.now += self.tick
+        return self.now

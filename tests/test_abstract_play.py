@@ -173,3 +173,23 @@ def test_shipped_players_play_limit_holdem(name):
     outcome = run_inprocess_match(game, 30, 5, [player, RandomPlayer(game, 2)], [name, "random"])
     assert outcome.illegal_actions == {name: 0, "random": 0}
     assert player.policy.meta["iterations"] > 10_000_000
+
+
+def test_policy_name_plays_a_saved_abstract_policy(tmp_path):
+    """``policy:PATH`` with a ``.npz`` from ``pokerbot solve`` plays it like the shipped name does;
+    a file that is no abstract policy fails with its path in the message."""
+    from importlib import resources
+
+    registry = default_registry()
+    game = load_game("holdem-limit-2p")
+    source = resources.files("pokerbot.strategies").joinpath("abstract", "data", "mcrnr10.npz")
+    saved = tmp_path / "saved.npz"
+    saved.write_bytes(source.read_bytes())
+    from_file = registry.create(f"policy:{saved}", game, seed=3)
+    shipped = registry.create("mcrnr10", game, seed=3)
+    assert isinstance(from_file, AbstractPolicyPlayer)
+    assert np.array_equal(from_file.policy.probabilities, shipped.policy.probabilities)
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="broken.npz"):
+        registry.create(f"policy:{broken}", game, seed=3)

@@ -123,6 +123,8 @@ def test_policies_round_trip_and_refuse_other_games(kuhn_game, leduc_game, tmp_p
     policy = solver.policy()
     policy.save(tmp_path / "p.npz")
     loaded = AbstractPolicy.load(tmp_path / "p.npz", leduc_game.game)
+    # stored as float16 (half the file): equal to the original rounded to float16, within 1e-3
+    assert np.array_equal(loaded.probabilities, policy.probabilities.astype(np.float16).astype(np.float64))
     assert np.allclose(loaded.probabilities, policy.probabilities, atol=1e-3)
     assert loaded.meta["algorithm"] == "mcts"
     with pytest.raises(ValueError, match="another game"):

@@ -13,6 +13,8 @@ from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.agent import player as player_module
+from pokerbot.strategies.agent import search as search_module
 from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent, miximax_factory
 from pokerbot.strategies.agent.preflop import (
     PreflopChartError,
@@ -23,6 +25,7 @@ from pokerbot.strategies.agent.preflop import (
     parse_chart,
 )
 from pokerbot.strategies.agent.search import SearchSettings
+from tests.conftest import FakeClock
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -81,18 +84,23 @@ def test_preflop_uses_the_chart() -> None:
     assert agent.decide(_preflop_view("7c2d"), time.monotonic() + 1.0) in (FOLD, CALL)
 
 
-def test_postflop_search_returns_a_legal_action_in_time() -> None:
-    settings = AgentSettings(time_budget=0.2)
+def test_postflop_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search ends at the time budget when the deadline is later (a fake clock that
+    advances 10 microseconds per read, shared by the agent and its search)."""
+    clock = FakeClock(tick=1e-5)
+    monkeypatch.setattr(player_module, "time", clock)
+    monkeypatch.setattr(search_module, "time", clock)
+    settings = AgentSettings(time_budget=0.05)
     agent = MiximaxAgent(NOLIMIT, seed=2, settings=settings)
     hole = cards_from_string("AhKh")
     state = HandState(NOLIMIT, [hole, None], cards_from_string("Qh7h2c"))
     state.apply(CALL)
     state.apply(CALL)
-    start = time.monotonic()
-    action = agent.decide(MatchState(0, 0, state), start + 5.0)
-    assert time.monotonic() - start < 0.6
+    action = agent.decide(MatchState(0, 0, state), clock.now + 5.0)
     assert state.can(action)
-    assert agent.last_result is not None and agent.last_result.depth >= 1
+    result = agent.last_result
+    assert result is not None and result.depth >= 1 and not result.complete
+    assert result.seconds == pytest.approx(0.05, abs=5 * clock.tick)
 
 
 def test_agent_plays_and_learns_a_short_match() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,10 @@ def play(case: dict[str, Any]) -> list[str]:
     agent = MiximaxAgent(game, 5, settings)
     opponents = [registry.create(name, game, 11 + i) for i, name in enumerate(case["opponents"])]
     names = unique_player_names(["miximax", *case["opponents"]])
-    lines: list[str] = []
-    log = Path(__file__).parent / ".agent_regression.log"
-    try:
+    with tempfile.TemporaryDirectory() as folder:  # never inside the checkout: runs may overlap
+        log = Path(folder) / "regression.log"
         run_inprocess_match(game, case["hands"], 3, [agent, *opponents], names, log_path=log, seconds_per_action=600.0)
-        lines = [line for line in log.read_text().splitlines() if not line.startswith("#")]
-    finally:
-        log.unlink(missing_ok=True)
-    return lines
+        return [line for line in log.read_text().splitlines() if not line.startswith("#")]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -14,6 +14,7 @@ from pokerbot.protocol.actions import CALL, Action, ActionKind
 from pokerbot.protocol.cards import Card, cards_from_string
 from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.agent import search as search_module
 from pokerbot.strategies.agent.abstraction import (
     AbstractionSettings,
     abstract_actions,
@@ -23,6 +24,7 @@ from pokerbot.strategies.agent.abstraction import (
 )
 from pokerbot.strategies.agent.equity import RangeWinModel
 from pokerbot.strategies.agent.search import SearchSettings, search, spread
+from tests.conftest import FakeClock
 
 THESIS_GAME = parse_game(
     "GAMEDEF\nnolimit\nnumPlayers = 2\nnumRounds = 4\nstack = 400 400\nblind = 2 1\n"
@@ -163,7 +165,7 @@ def test_maximix_backs_up_the_soft_max() -> None:
     assert values[ActionClass.POT] == pytest.approx(4.0 + 13.2 + 0.2 * soft2, abs=1e-9)
 
 
-def test_deadline_returns_in_time_with_a_legal_action() -> None:
+def test_the_search_stops_at_the_first_clock_read_past_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     game = load_game("holdem-nolimit-2p")
     hole = tuple(cards_from_string("AhKh"))
     state = HandState(game, [hole, None], tuple(cards_from_string("Qh7h2c")))
@@ -171,12 +173,16 @@ def test_deadline_returns_in_time_with_a_legal_action() -> None:
     state.apply(CALL)  # flop, position 0 to act
     me = state.current_player
     assert me == 0
+    clock = FakeClock(tick=1e-5)
+    monkeypatch.setattr(search_module, "time", clock)
     uniform = lambda s: {c: 1.0 for c in ActionClass}  # noqa: E731
-    start = time.monotonic()
-    result = search(state, me, hole, uniform, RangeWinModel(game, hole), start + 0.3)
-    assert time.monotonic() - start < 0.6
+    deadline = clock.now + 0.05
+    result = search(state, me, hole, uniform, RangeWinModel(game, hole), deadline)
+    # one read per node, the first one at or past the deadline stops it, one more for the statistics
+    assert deadline <= clock.now <= deadline + 2 * clock.tick + 1e-9
+    assert result.seconds == pytest.approx(0.05, abs=3 * clock.tick)
+    assert not result.complete and result.depth >= 1
     assert state.can(result.action)
-    assert result.depth >= 1
 
 
 def test_node_budget_stops_the_search() -> None:

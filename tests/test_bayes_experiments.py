@@ -69,7 +69,15 @@ def test_parameter_and_strategy_learning_runs():
     learnt = ks.strategy_learning(eta, xi, 30, rng)
     assert learnt.rate.shape == (400, 31) and learnt.rate.max() <= ceiling + 1e-12
     realised = ks.realised_totals(run, eta, xi, np.array([0, 10, 30]), rng)
-    assert realised.shape == (400, 3) and np.all(np.abs(realised) <= 60)
+    assert realised.shape == (400, 3) and np.array_equal(realised, np.round(realised))
+    # switching at the last hand: every chip was played while exploring
+    assert np.array_equal(realised[:, 2], run.chips.sum(axis=1))
+    # switching earlier: the explored chips plus the exploiting strategy's outcomes, whose mean
+    # is its exact rate (within four standard errors over the 400 trials)
+    for column, switch in ((0, 0), (1, 10)):
+        exploited = realised[:, column] - run.chips[:, :switch].sum(axis=1)
+        error = exploited - (30 - switch) * run.rate[:, switch]
+        assert abs(error.mean()) < 4 * error.std() / np.sqrt(len(error))
 
 
 def test_fixed_exploitability_opponents():

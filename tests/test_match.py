@@ -3,7 +3,6 @@ statistics, the ``pokerbot match`` command and (when the dealer exists) loopback
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import time
@@ -262,10 +261,6 @@ def test_cli_bad_usage_exits_2_saying_what_is_wrong(arguments: list[str], messag
     assert message in result.output
 
 
-LOOPBACK_READY = all(importlib.util.find_spec(module) for module in ("pokerbot.bot.dealer", "pokerbot.bot.client"))
-
-
-@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
 def test_loopback_match_agrees_with_in_process(tmp_path: Path) -> None:
     game = load_game("leduc")
     common = {"in_process": False, "output_dir": tmp_path}
@@ -280,7 +275,6 @@ def test_loopback_match_agrees_with_in_process(tmp_path: Path) -> None:
     assert loopback.log_path is not None and check_log(loopback.log_path.read_text().splitlines(), game).ok
 
 
-@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
 def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
     report = tmp_path / "r.json"
     result = CliRunner().invoke(
@@ -309,7 +303,6 @@ class Sluggish(Strategy):
         return Action(ActionKind.FOLD)
 
 
-@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
 def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
     """A 100 ms response limit and a strategy that needs 300 ms: its client, told the limits,
     sends its fallback before the dealer's deadline, and the match runs to its end."""
@@ -331,7 +324,6 @@ def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
     assert "#--t_response 100" in log and check_log(log, game).ok
 
 
-@pytest.mark.skipif(not LOOPBACK_READY, reason="bot.dealer and bot.client are not there yet")
 @pytest.mark.parametrize("game_name", sorted(BUILTIN_GAMES))
 def test_one_engine_in_process_over_the_wire_and_over_tcp_byte_for_byte(game_name: str, tmp_path: Path) -> None:
     """always-call against random, one seed: the in-process match (straight and through an

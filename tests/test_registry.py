@@ -13,9 +13,12 @@ from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 def test_policy_player_loads_a_saved_policy(tmp_path: Path):
     game = load_game("kuhn")
     path = tmp_path / "kuhn.json"
-    equilibrium_policy(game).save(path)
+    original = equilibrium_policy(game).with_meta(note="saved for the registry test")
+    original.save(path)
     player = default_registry().create(f"policy:{path}", game, seed=1)
     assert isinstance(player, PolicyStrategy)
+    assert player.policy == original and player.policy is not original
+    assert player.policy.meta["note"] == "saved for the registry test"
 
 
 def test_policy_player_errors_say_what_is_wrong(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""Strategies with optional arguments (``miximax[:SECONDS]``), ``adaptive``'s games, and
+"""Strategies with optional arguments (``miximax[:SECONDS][,KEY=VALUE...]``), ``adaptive``'s games, and
 matches between strategies named with an argument."""
 
 from __future__ import annotations
@@ -66,6 +66,34 @@ def test_bad_miximax_arguments_are_refused(name: str, problem: str) -> None:
     with pytest.raises(UnknownStrategyError, match=problem) as caught:
         REGISTRY.create(name, HOLDEM, 1)
     assert repr(name) in str(caught.value)  # the message names the strategy asked for
+
+
+def test_miximax_argument_also_takes_settings() -> None:
+    agent = REGISTRY.create("miximax:0.02,range_showdowns=0,use_models=false,search.temperature=0", HOLDEM, 1)
+    assert isinstance(agent, MiximaxAgent)
+    settings = agent.settings
+    assert settings.time_budget == 0.02 and settings.range_showdowns == 0.0 and settings.use_models is False
+    assert settings.search.temperature == 0.0 and settings.learn is True
+    static = REGISTRY.create("miximax-static:range_showdowns=5", HOLDEM, 1)
+    assert isinstance(static, MiximaxAgent)
+    assert static.settings.time_budget == 0.05 and static.settings.range_showdowns == 5.0
+    assert static.settings.learn is False
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("miximax:0.05,bogus=1", r"bad setting \(bogus: Extra inputs are not permitted\)"),
+        ("miximax:range_showdowns=-1", r"range_showdowns: Input should be greater than or equal to 0"),
+        ("miximax:use_models=maybe", "use_models: Input should be a valid boolean"),
+        ("miximax:0.05,0.1", r"a setting is KEY=VALUE, got '0.1' \(the time budget comes first\)"),
+        ("miximax:search=1,search.temperature=0", "'search' is given both as a value and as a group"),
+    ],
+)
+def test_bad_miximax_settings_are_refused_in_one_line(name: str, problem: str) -> None:
+    with pytest.raises(UnknownStrategyError, match=problem) as caught:
+        REGISTRY.create(name, HOLDEM, 1)
+    assert "\n" not in str(caught.value)
 
 
 def test_miximax_plays_only_holdem() -> None:

@@ -43,7 +43,7 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pokerbot.models.abstraction import ActionClass
 from pokerbot.protocol.actions import CALL, Action
@@ -294,12 +294,46 @@ def parse_budget(text: str) -> float:
     return seconds
 
 
-def miximax_factory(game: Game, seed: int | None = None, budget: str | None = None, *, learn: bool = True) -> Strategy:
-    """The registry factory: ``miximax`` or ``miximax:SECONDS`` (the time budget of a decision);
-    ``learn=False`` keeps the models' prior (the ``miximax-static`` strategy)."""
-    settings = AgentSettings(learn=learn)
+def parse_settings(argument: str) -> tuple[float | None, dict[str, Any]]:
+    """A registry argument ``[SECONDS][,KEY=VALUE...]``: the time budget of a decision and
+    :class:`AgentSettings` fields (``range_showdowns=0``, ``use_models=false``, a nested one
+    as ``search.temperature=0``); ValueError if malformed. Values are validated by the settings."""
+    budget: float | None = None
+    updates: dict[str, Any] = {}
+    for index, item in enumerate(part.strip() for part in argument.split(",")):
+        key, equals, value = item.partition("=")
+        if not equals:
+            if index:
+                raise ValueError(f"a setting is KEY=VALUE, got {item!r} (the time budget comes first)")
+            budget = parse_budget(item)
+            continue
+        *parents, field = key.strip().split(".")
+        target = updates
+        for parent in parents:
+            target = target.setdefault(parent, {})
+            if not isinstance(target, dict):
+                raise ValueError(f"{parent!r} is given both as a value and as a group of settings")
+        target[field] = value.strip()
+    return budget, updates
+
+
+def miximax_factory(
+    game: Game, seed: int | None = None, argument: str | None = None, *, learn: bool = True
+) -> Strategy:
+    """The registry factory: ``miximax``, ``miximax:SECONDS`` (the time budget of a decision) or
+    ``miximax:[SECONDS,]KEY=VALUE,...`` (settings, :func:`parse_settings`); ``learn=False``
+    keeps the models' prior (the ``miximax-static`` strategy)."""
+    budget, updates = parse_settings(argument) if argument is not None else (None, {})
+    fields: dict[str, Any] = {"learn": learn, **updates}
     if budget is not None:
-        settings = settings.model_copy(update={"time_budget": parse_budget(budget)})
+        fields["time_budget"] = budget
+    try:
+        settings = AgentSettings(**fields)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}" for problem in error.errors()
+        )
+        raise ValueError(f"bad setting ({problems})") from None
     return MiximaxAgent(game, seed, settings)
 
 
@@ -308,5 +342,6 @@ __all__ = [
     "MiximaxAgent",
     "miximax_factory",
     "parse_budget",
+    "parse_settings",
     "plays",
 ]
