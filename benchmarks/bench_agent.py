@@ -45,6 +45,12 @@ class TimedAgent(MiximaxAgent):
     def __init__(self, game: Game, seed: int | None, settings: AgentSettings) -> None:
         super().__init__(game, seed, settings)
         self.records: list[tuple[int, float, int, int, bool]] = []
+        self.observe_seconds: list[float] = []
+
+    def observe(self, view: MatchState) -> None:
+        start = time.perf_counter()
+        super().observe(view)
+        self.observe_seconds.append(time.perf_counter() - start)
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         self.last_result = None
@@ -68,8 +74,9 @@ def timing(game: Game, hands: int, budget: float, opponent: str, seed: int) -> N
     """Print the per-street timing table."""
     registry = default_registry()
     agent = TimedAgent(game, seed, AgentSettings(time_budget=budget))
-    other = registry.create(opponent, game, seed + 1)
-    run_inprocess_match(game, hands, seed, [agent, other], ["miximax", opponent])
+    others = [registry.create(opponent, game, seed + seat) for seat in range(1, game.num_players)]
+    names = ["miximax", *(f"{opponent}{seat}" for seat in range(1, game.num_players))]
+    run_inprocess_match(game, hands, seed, [agent, *others], names)
     by_street: dict[int, list[tuple[int, float, int, int, bool]]] = defaultdict(list)
     for record in agent.records:
         by_street[record[0]].append(record)
@@ -87,6 +94,9 @@ def timing(game: Game, hands: int, budget: float, opponent: str, seed: int) -> N
             f"{STREETS[street]:<9} {len(records):>9}  {statistics.median(seconds):8.4f}  {_p95(seconds):8.4f}"
             f"  {max(seconds):8.4f}  {depth:>5}  {complete:8.2f}  {rate:8.0f}"
         )
+    if agent.observe_seconds:
+        seen = agent.observe_seconds
+        print(f"{'observe':<9} {len(seen):>9}  {statistics.median(seen):8.4f}  {_p95(seen):8.4f}  {max(seen):8.4f}")
 
 
 def matches(

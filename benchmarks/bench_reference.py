@@ -13,9 +13,15 @@ The rate counts hands between the first hand's log line and the SCORE line (the 
 polled), so process start-up is left out.
 
 ``limits``: the default strategy of every hold'em game (2 and 3 players, limit and no-limit),
-one ``pokerbot play`` seat against C example players, on the reference dealer with
-``--t_response 100 --t_hand 1000`` (or ``--t_response``/``--t_hand``); a match passes when
-the dealer plays every hand (a timeout ends it early) and prints its SCORE.
+one ``pokerbot play`` seat against C example players (``--every-seat``: pokerbot in every
+seat), on the reference dealer with ``--t_response 100 --t_hand 1000`` (or
+``--t_response``/``--t_hand``); a match passes when the dealer plays every hand (the
+reference dealer ends a match at a seat's first timeout) and prints its SCORE. The safe
+actions the clients sent in place of a late strategy (fallbacks) are counted; with
+``--transcripts`` the dealer's timestamps give every seat's response times as the dealer saw them.
+
+Run it from an installation nobody edits meanwhile (a match whose client fails to start
+is ended, not waited for).
 
     python benchmarks/bench_reference.py throughput --hands 3000 --repeats 3
     python benchmarks/bench_reference.py limits --hands 300 --repeats 2
@@ -24,6 +30,7 @@ the dealer plays every hand (a timeout ends it early) and prints its SCORE.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -58,6 +65,8 @@ class Outcome:
     """CPU seconds (user + system) of the dealer process."""
     players_cpu: float = float("nan")
     """CPU seconds of all the player processes together."""
+    fallbacks: int = 0
+    """Safe actions the ``pokerbot play`` seats sent for a strategy that had not answered in time."""
 
 
 def _reap(process: subprocess.Popen[bytes], timeout: float | None) -> float:
@@ -85,10 +94,11 @@ def run_match(
     folder: Path,
     options: list[str],
     timeout: float,
+    quiet: bool = True,
 ) -> Outcome:
     """Start ``dealer`` and one process per seat (``None`` = a C example player of ``game_file``)."""
     names = [f"p{seat + 1}" for seat in range(len(players))]
-    argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, "-q", *options]
+    argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, *(["-q"] if quiet else []), *options]
     err_path = folder / f"{match}.err"
     with open(err_path, "wb") as err:
         process = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=err)
@@ -113,8 +123,8 @@ def run_match(
                 process.returncode = os.waitstatus_to_exitcode(status)
                 dealer_cpu = usage.ru_utime + usage.ru_stime
                 break
-            if time.monotonic() > deadline:
-                process.kill()
+            if time.monotonic() > deadline or any(_failed(seat) for seat in seats):
+                process.kill()  # the reference dealer waits for ever for a seat that died
             size = log.stat().st_size if log.exists() else -1
             if header_size < 0 and size > 0:
                 header_size = size
@@ -129,7 +139,57 @@ def run_match(
     rate = (logged - 1) / (last - first) if first is not None and logged > 1 else float("nan")
     tail = [line for line in err_path.read_text(errors="replace").splitlines() if "ERROR" in line or "WARNING" in line]
     score = next((line for line in out.splitlines() if line.startswith("SCORE")), "")
-    return Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
+    fallbacks = sum(_fallbacks(folder / f"{match}.seat{seat + 1}.err") for seat in range(len(players)))
+    for seat in range(len(players)):
+        tail += [
+            line
+            for line in (folder / f"{match}.seat{seat + 1}.err").read_text(errors="replace").splitlines()
+            if line.startswith(("Traceback", "ERROR")) or '"level": "error"' in line
+        ]
+    outcome = Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
+    outcome.fallbacks = fallbacks
+    return outcome
+
+
+def response_times(transcript: Path) -> dict[int, list[float]]:
+    """Milliseconds from each request the reference dealer sent (``TO``) to the answer it
+    read (``FROM``), by seat, from its transcript (standard error without ``-q``)."""
+    sent: dict[int, float] = {}
+    times: dict[int, list[float]] = {}
+    for line in transcript.read_text(errors="replace").splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind not in ("TO", "FROM"):
+            continue
+        seat_text, _, stamp = rest.partition(" at ")
+        seat, moment = int(seat_text), float(stamp.split(" ", 1)[0])
+        if kind == "TO":
+            sent[seat] = moment
+        else:
+            times.setdefault(seat, []).append(1000 * (moment - sent[seat]))
+    return times
+
+
+def _describe(times: list[float]) -> str:
+    ordered = sorted(times)
+    n = len(ordered)
+    return (
+        f"{n} answers, median {statistics.median(ordered):.1f} ms, p99 {ordered[int(0.99 * (n - 1))]:.1f}, "
+        f"max {ordered[-1]:.1f}, over 50 ms {sum(t > 50 for t in ordered)}"
+    )
+
+
+def _failed(process: subprocess.Popen[bytes]) -> bool:
+    """True when ``process`` has ended with an error (it is left to be reaped with its CPU time)."""
+    info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    return info is not None and (info.si_code != os.CLD_EXITED or info.si_status != 0)
+
+
+def _fallbacks(seat_err: Path) -> int:
+    """The fallback count a ``pokerbot play --log-format json`` seat reports when its match is over."""
+    for line in seat_err.read_text(errors="replace").splitlines():
+        if '"match_over"' in line:
+            return int(json.loads(line).get("fallbacks") or 0)
+    return 0
 
 
 def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
@@ -175,7 +235,8 @@ def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path
 def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
     """Every hold'em game's default strategy, one seat, on the reference dealer under tight limits."""
     options = ["--t_response", str(args.t_response), "--t_hand", str(args.t_hand)]
-    print(f"reference dealer {' '.join(options)}, {args.hands} hands, pokerbot default strategy in seat 1:")
+    where = "every seat" if args.every_seat else "seat 1 (C example players in the others)"
+    print(f"reference dealer {' '.join(options)}, {args.hands} hands, pokerbot default strategy in {where}:")
     failures = 0
     for game in args.games:
         game_file = reference.game_file(game)
@@ -199,16 +260,26 @@ def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) ->
                 game_file,
                 args.hands,
                 100 + repeat,
-                [ours, *([None] * (players - 1))],
+                [ours] * players if args.every_seat else [ours, *([None] * (players - 1))],
                 reference.example_player,
                 folder,
                 options,
                 1800,
+                quiet=not args.transcripts,
             )
             ok = outcome.status == 0 and outcome.hands == args.hands and outcome.score
             failures += not ok
             verdict = "complete" if ok else f"FAILED ({outcome.error or outcome.status})"
-            print(f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}", flush=True)
+            print(
+                f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}, "
+                f"{outcome.fallbacks} fallback actions (load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+            if args.transcripts:
+                times = response_times(folder / f"lim_{game}_{repeat}.err")
+                for seat, seat_times in sorted(times.items()):
+                    who = "pokerbot" if args.every_seat or seat == 1 else "C example player"
+                    print(f"    seat {seat} ({who}): {_describe(seat_times)}", flush=True)
     print("all matches complete" if not failures else f"{failures} matches failed")
 
 
@@ -227,6 +298,10 @@ def main() -> None:
     lim.add_argument("--repeats", type=int, default=2)
     lim.add_argument("--t_response", type=int, default=100, help="ms")
     lim.add_argument("--t_hand", type=int, default=1000, help="ms")
+    lim.add_argument("--every-seat", action="store_true", help="pokerbot in every seat (default: seat 1 only)")
+    lim.add_argument(
+        "--transcripts", action="store_true", help="the dealer writes its transcript: response times per seat"
+    )
     parser.add_argument("--keep", type=Path, default=None, help="keep the match files in this folder")
     args = parser.parse_args()
     reference = reference_build()

@@ -9,7 +9,13 @@ Each probe starts a fresh process and measures the wall time until it is ready:
 
 The probes are interleaved round by round, so load on the shared machine hits them alike;
 the table gives the median and the minimum wall time and the median CPU time (user + system)
-of each. ``--imports`` also lists which heavy packages each command imports.
+of each. ``--imports`` also lists which heavy packages each command imports. ``--compare
+SCRIPT`` adds the same ``pokerbot`` probes for another installation (e.g. an older checkout's
+``.venv/bin/pokerbot``), side by side.
+
+Python's bytecode cache is on for the probes (``PYTHONPYCACHEPREFIX`` in a temporary folder,
+``PYTHONDONTWRITEBYTECODE`` dropped; the warm-up round fills it), as in any installed copy;
+``--no-bytecode-cache`` measures with every module compiled from source on each start.
 
     python benchmarks/bench_startup.py --repeats 15
 """
@@ -75,16 +81,22 @@ def until_first_line(argv: list[str], folder: str) -> tuple[float, float]:
     return wall, cpu
 
 
-def probes(folder: str) -> dict[str, Callable[[], tuple[float, float]]]:
-    """Every start-up probe by name."""
-    pokerbot = pokerbot_command()
-    table: dict[str, Callable[[], tuple[float, float]]] = {
-        "pokerbot --help": lambda: until_exit([*pokerbot, "--help"]),
-        "pokerbot play --help": lambda: until_exit([*pokerbot, "play", "--help"]),
-        "pokerbot dealer (ports line)": lambda: until_first_line(
+def pokerbot_probes(pokerbot: list[str], folder: str, suffix: str = "") -> dict[str, Callable[[], tuple[float, float]]]:
+    """The probes of one ``pokerbot`` installation (names end with ``suffix``)."""
+    return {
+        f"pokerbot --help{suffix}": lambda: until_exit([*pokerbot, "--help"]),
+        f"pokerbot play --help{suffix}": lambda: until_exit([*pokerbot, "play", "--help"]),
+        f"pokerbot dealer (ports line){suffix}": lambda: until_first_line(
             [*pokerbot, "dealer", "m", "holdem-nolimit-2p", "10", "1", "a", "b", "-q"], folder
         ),
     }
+
+
+def probes(folder: str, compare: Path | None = None) -> dict[str, Callable[[], tuple[float, float]]]:
+    """Every start-up probe by name."""
+    table = pokerbot_probes(pokerbot_command(), folder)
+    if compare is not None:
+        table.update(pokerbot_probes([str(compare)], folder, " [compare]"))
     try:
         reference = reference_build()
     except ReferenceUnavailableError as error:
@@ -115,21 +127,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15, help="runs of each probe (default 15)")
     parser.add_argument("--imports", action="store_true", help="also list the heavy packages each command imports")
+    parser.add_argument("--compare", type=Path, default=None, help="another pokerbot script to probe side by side")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="compile every module from source on each start"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        table = probes(folder)
+        if not args.no_bytecode_cache:
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
+        print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.2f}")
+        table = probes(folder, args.compare)
         for probe in table.values():  # warm the file cache once
             probe()
         results: dict[str, list[tuple[float, float]]] = {name: [] for name in table}
         for _ in range(args.repeats):
             for name, probe in table.items():
                 results[name].append(probe())
-    print(f"load average before/after: {os.getloadavg()[0]:.2f}")
-    print(f"{'probe':<32} {'median s':>9} {'min s':>7} {'CPU s':>7}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"bytecode cache: {'off' if args.no_bytecode_cache else 'on'}")
+    print(f"{'probe':<42} {'median s':>9} {'min s':>7} {'CPU s':>7}")
     for name, runs in results.items():
         walls = [wall for wall, _ in runs]
         cpus = [cpu for _, cpu in runs]
-        print(f"{name:<32} {statistics.median(walls):>9.3f} {min(walls):>7.3f} {statistics.median(cpus):>7.3f}")
+        print(f"{name:<42} {statistics.median(walls):>9.3f} {min(walls):>7.3f} {statistics.median(cpus):>7.3f}")
     if args.imports:
         for argv in (["--help"], ["play", "--help"], ["dealer", "-h"]):
             print(f"pokerbot {' '.join(argv)} imports: {imports(argv)[0] or '(none of them)'}")

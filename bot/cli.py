@@ -4,8 +4,11 @@ Each command lives in its own module; this file is the table of contents, :data:
 A command's module is imported only when that command runs (or its own ``--help`` is
 asked for): ``pokerbot --help`` imports none of them, ``pokerbot dealer`` only the dealer,
 so a command starts in a fraction of a second instead of loading the models, the solvers,
-scipy and matplotlib first. The one-line help of each entry is what ``pokerbot --help``
-lists (tests/test_cli.py checks it against the command's own help).
+scipy and matplotlib first. A raw-argv command (the dealer, which parses the reference's
+command line itself) does not even import Typer: :func:`main` calls it directly, and the
+Typer application (:mod:`pokerbot.bot.cli_app`) is built only for the other commands.
+The one-line help of each entry is what ``pokerbot --help`` lists (tests/test_cli.py checks
+it against the command's own help).
 
 Exit status: 0 on success, 1 when a check finds disagreements, 2 on bad usage or input (the
 message says what and where).
@@ -13,12 +16,9 @@ message says what and where).
 
 from __future__ import annotations
 
-import importlib
+import sys
 from dataclasses import dataclass
 from typing import Any
-
-import typer
-from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,9 @@ class CommandEntry:
     help: str
     """The line ``pokerbot --help`` shows (the command's own short help)."""
     context: str | None = None
+    raw_argv: bool = False
+    """``attribute`` is ``run(argv: list[str]) -> int`` (exit status) that parses its own
+    command line, as the reference's tools do; ``pokerbot NAME ...`` calls it without Typer."""
 
 
 COMMANDS: dict[str, CommandEntry] = {
@@ -42,9 +45,9 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "dealer": CommandEntry(
         "pokerbot.bot.dealer_cli",
-        "dealer",
+        "run_dealer",
         "Run an ACPC match: pokerbot dealer MATCHNAME GAME HANDS SEED NAME1 NAME2 ... [options] (-h for all).",
-        context="DEALER_CONTEXT",
+        raw_argv=True,
     ),
     "play": CommandEntry(
         "pokerbot.bot.play_cli", "play", "Play STRATEGY at a dealer seat until the dealer closes the connection."
@@ -90,75 +93,27 @@ COMMANDS: dict[str, CommandEntry] = {
 """Every ``pokerbot`` command by name, in the order ``pokerbot --help`` lists them."""
 
 
-def load_command(name: str) -> Any:
-    """The click command of ``name`` (importing its module); KeyError for an unknown name."""
-    entry = COMMANDS[name]
-    module = importlib.import_module(entry.module)
-    target = getattr(module, entry.attribute)
-    if isinstance(target, typer.Typer):
-        group = typer.main.get_group(target)
-        group.name = name
-        return group
-    context = getattr(module, entry.context) if entry.context else None
-    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    holder.command(name, context_settings=context)(target)
-    command = typer.main.get_command(holder)
-    command.name = name
-    return command
+def __getattr__(name: str) -> Any:
+    """``app``, ``load_command`` and ``LazyGroup`` (module :mod:`pokerbot.bot.cli_app`), imported
+    on first use: a raw-argv command such as the dealer starts without Typer."""
+    if name in ("app", "load_command", "LazyGroup"):
+        from pokerbot.bot import cli_app
 
-
-class LazyGroup(TyperGroup):
-    """A command group that imports a command's module only when that command is used.
-
-    While the group's own help is printed, :meth:`get_command` answers with a stand-in that
-    carries only the entry's one-line help, so listing the commands imports nothing.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._loaded: dict[str, Any] = {}
-        self._listing = False
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        """The commands in table order (then any registered directly)."""
-        return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        """The command ``cmd_name``: a help-only stand-in while listing, else the real one."""
-        if cmd_name not in COMMANDS:
-            return super().get_command(ctx, cmd_name)
-        if self._listing:
-            return TyperCommand(cmd_name, help=COMMANDS[cmd_name].help)
-        if cmd_name not in self._loaded:
-            self._loaded[cmd_name] = load_command(cmd_name)
-        return self._loaded[cmd_name]
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        """The group's help, listing the commands without importing them."""
-        self._listing = True
-        try:
-            super().format_help(ctx, formatter)
-        finally:
-            self._listing = False
-
-
-app = typer.Typer(
-    name="pokerbot",
-    cls=LazyGroup,
-    help="An adaptive poker agent for the ACPC match-state protocol 2.0.0.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
-def pokerbot() -> None:
-    """An adaptive poker agent for the ACPC match-state protocol 2.0.0."""
+        return getattr(cli_app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the ``pokerbot`` console script."""
+    argv = sys.argv[1:]
+    entry = COMMANDS.get(argv[0]) if argv else None
+    if entry is not None and entry.raw_argv:
+        import importlib
+
+        run = getattr(importlib.import_module(entry.module), entry.attribute)
+        raise SystemExit(run(argv[1:]))
+    from pokerbot.bot.cli_app import app
+
     app()
 
 

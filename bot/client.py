@@ -317,10 +317,12 @@ async def play_match(
     ``time_per_action`` caps each decision, in seconds; ``token`` is presented to a dealer
     that requires one (WebSocket). ``isolation`` says where the strategy runs
     (:mod:`pokerbot.bot.strategy_runner`: by default a process of its own, or inline for a
-    cheap strategy; the strategy object itself then sees no calls). Raises
+    cheap strategy; the strategy object itself then sees no calls). The strategy's
+    :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
     """
+    strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
     runner = make_runner(strategy, game, isolation)  # forked before any connection or thread exists
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)

@@ -29,7 +29,6 @@ import math
 import sys
 from pathlib import Path
 
-import typer
 from pydantic import ValidationError
 
 from pokerbot.bot.dealer import DealerConfig, serve_match
@@ -177,12 +176,3 @@ def run_dealer(argv: list[str]) -> int:
     print(score, flush=True)
     print(score, file=sys.stderr, flush=True)
     return 0
-
-
-def dealer(ctx: typer.Context) -> None:
-    """Run an ACPC match: pokerbot dealer MATCHNAME GAME HANDS SEED NAME1 NAME2 ... [options] (-h for all)."""
-    raise typer.Exit(run_dealer(list(ctx.args)))
-
-
-DEALER_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
-"""Typer settings that hand the whole command line to :func:`run_dealer`."""

@@ -15,6 +15,7 @@ lines (``--log-format json``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 from enum import StrEnum
@@ -129,6 +130,11 @@ def play(
         raise typer.Exit(2)
     # A person's seat sets no time limit of its own (the dealer's limits still apply).
     limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
+    # Load the strategy's data now, then take it out of the garbage collector's sight: a full
+    # collection walking the agent's models took 0.1-1 s, longer than a response limit, in
+    # this process and in the strategy's (forked later, which inherits the freeze).
+    player.prepare()
+    gc.freeze()
     try:
         result = asyncio.run(
             play_match(

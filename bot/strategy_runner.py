@@ -123,36 +123,57 @@ _ACTION, _ERROR, _OBSERVED = b"A", b"E", b"K"
 
 
 def _serve(connection: Connection, strategy: Strategy, game: Game) -> None:
-    """The strategy process: answer decide requests in order, observe hands, until the pipe closes."""
+    """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
+
+    A decision goes before the observations still waiting: the pipe is drained before each
+    observation, so a request that came in behind a hand's end (the dealer sends the end and
+    the next request together) waits for at most the one observation under way, not for every
+    one queued; those are observed after it, in order.
+    """
     signal.set_wakeup_fd(-1)  # the parent's event loop owns the inherited wake-up pipe
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     reader = MatchStateReader(game)
+    waiting: collections.deque[str] = collections.deque()
+    """Hands' ends received and not yet observed (wire text)."""
     while True:
         try:
+            if waiting and not connection.poll():
+                _observe(connection, strategy, reader, waiting.popleft())
+                continue
             message = connection.recv_bytes()
         except (EOFError, OSError):
             return
         kind, text = message[:1], message[1:].decode()
         if kind == _DECIDE:
-            deadline_text, _, line = text.partition(" ")
-            try:
-                view = reader.parse(line)
-                action = strategy.decide(view, float(deadline_text))
-                if isinstance(action, Action) and view.state.can(action):
-                    reply = _ACTION + format_action(action, game).encode()
-                else:  # checked here: the wire spelling could make it look legal
-                    reply = _ERROR + f"the strategy chose an illegal action {action!r}".encode()
-            except Exception as error:  # noqa: BLE001 - handed to the client, which falls back
-                reply = _ERROR + f"{type(error).__name__}: {error}".encode()
-            connection.send_bytes(reply)
+            _decide(connection, strategy, reader, game, text)
         elif kind == _OBSERVE:
-            try:
-                strategy.observe(reader.parse(text))
-                reply = _OBSERVED
-            except Exception as error:  # noqa: BLE001 - handed to the client, which logs it
-                reply = _OBSERVED + f"{type(error).__name__}: {error}".encode()
-            connection.send_bytes(reply)
+            waiting.append(text)
+
+
+def _decide(connection: Connection, strategy: Strategy, reader: MatchStateReader, game: Game, text: str) -> None:
+    """Answer one decide request (``DEADLINE LINE``) with the action or the error."""
+    deadline_text, _, line = text.partition(" ")
+    try:
+        view = reader.parse(line)
+        action = strategy.decide(view, float(deadline_text))
+        if isinstance(action, Action) and view.state.can(action):
+            reply = _ACTION + format_action(action, game).encode()
+        else:  # checked here: the wire spelling could make it look legal
+            reply = _ERROR + f"the strategy chose an illegal action {action!r}".encode()
+    except Exception as error:  # noqa: BLE001 - handed to the client, which falls back
+        reply = _ERROR + f"{type(error).__name__}: {error}".encode()
+    connection.send_bytes(reply)
+
+
+def _observe(connection: Connection, strategy: Strategy, reader: MatchStateReader, text: str) -> None:
+    """Show the strategy one hand's end; acknowledge it (with the error, if it raised)."""
+    try:
+        strategy.observe(reader.parse(text))
+        reply = _OBSERVED
+    except Exception as error:  # noqa: BLE001 - handed to the client, which logs it
+        reply = _OBSERVED + f"{type(error).__name__}: {error}".encode()
+    connection.send_bytes(reply)
 
 
 class ProcessRunner(Runner):

@@ -66,6 +66,11 @@ class Strategy(ABC):
     def observe(self, view: MatchState) -> None:  # noqa: B027 - optional hook
         """Learn from a finished hand (``view.state.finished`` is True)."""
 
+    def prepare(self) -> None:  # noqa: B027 - optional hook
+        """Load now what the first decision would otherwise load on first use (data files,
+        tables, models), outside any time limit: a client calls it once before it connects,
+        so the first hand is not played against the clock of a cold start. Idempotent."""
+
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The probability of each action the strategy would take in ``view`` (its turn),
         without taking it: the distribution :meth:`decide` samples from, given everything the

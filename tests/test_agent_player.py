@@ -136,3 +136,13 @@ def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:
     push, call = push_fold(matrix, weights, 10.0)
     assert push[0] > 0.99 and push[1] < 0.05
     assert call[0] > 0.99 and call[1] < 0.05
+
+
+def test_prepare_loads_the_chart_and_models_before_the_first_decision() -> None:
+    agent = MiximaxAgent(load_game("holdem-nolimit-2p"), seed=1)
+    assert agent.preflop._chart is None and agent._models is None  # loaded on first use
+    agent.prepare()
+    chart, models = agent.preflop._chart, agent._models
+    assert chart is not None and models is not None and set(models) == {1}
+    agent.prepare()  # idempotent: nothing is loaded twice
+    assert agent.preflop._chart is chart and agent._models is models

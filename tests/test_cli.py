@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -60,8 +61,10 @@ def _imported_by(argv: list[str]) -> set[str]:
 
 def test_pokerbot_help_imports_no_command_module() -> None:
     modules = _imported_by(["--help"])
-    assert not {name for name in modules if name.startswith("pokerbot.") and name != "pokerbot.bot.cli"} - {
-        "pokerbot.bot"
+    assert not {name for name in modules if name.startswith("pokerbot.")} - {
+        "pokerbot.bot",
+        "pokerbot.bot.cli",
+        "pokerbot.bot.cli_app",
     }
     assert not modules & {*HEAVY, "eval7", "pydantic", "websockets", "asyncio"}
 
@@ -93,3 +96,13 @@ def test_deferred_transports_say_what_the_real_ones_say() -> None:
 
 def test_a_tcp_dealer_imports_no_websocket_library() -> None:
     assert "websockets" not in _imported_by(["dealer", "-h"])
+
+
+def test_the_dealer_starts_without_typer_and_keeps_its_exit_codes(tmp_path: Path) -> None:
+    modules = _imported_by(["dealer", "-h"])
+    assert not {"typer", "rich", "pokerbot.bot.cli_app"} & modules
+    cli = [sys.executable, "-m", "pokerbot.bot.cli", "dealer"]
+    usage = subprocess.run([*cli, "m", "kuhn"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert usage.returncode == 2 and usage.stderr.startswith("error: ")
+    shown = subprocess.run([*cli, "-h"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and "--t_response" in shown.stdout

@@ -73,10 +73,14 @@ class Scripted(Strategy):
 class Dealer:
     """A scripted dealer seat: sends lines, and for each ActionRequired line records the reply."""
 
-    def __init__(self, lines: list[str], requests: set[str], close_early: bool = False) -> None:
+    def __init__(
+        self, lines: list[str], requests: set[str], close_early: bool = False, pauses: dict[str, float] | None = None
+    ) -> None:
         self.lines = lines
         self.requests = requests
         self.close_early = close_early
+        self.pauses = pauses or {}
+        """Seconds to wait after sending a line."""
         self.received: list[str] = []
 
     async def __call__(self, connection: LineConnection) -> None:
@@ -85,6 +89,8 @@ class Dealer:
             await connection.send_lines([line])
             if line in self.requests:
                 self.received.append(await connection.read_line() or "")
+            if line in self.pauses:
+                await asyncio.sleep(self.pauses[line])
 
 
 async def serve(handler: Callable[[LineConnection], Awaitable[None]]) -> tuple[asyncio.Server, int]:
@@ -210,6 +216,24 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
     reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
     assert "did not answer within" in reasons[0] and "still busy" in reasons[1]
     assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c"]
+
+
+@pytest.mark.parametrize("isolation", ["inline", "thread", "process"])
+async def test_the_strategy_is_prepared_before_the_first_request(isolation: str) -> None:
+    class NeedsPreparing(Scripted):
+        prepared = False
+
+        def prepare(self) -> None:
+            self.prepared = True
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            if not self.prepared:
+                raise RuntimeError("not prepared")
+            return super().decide(view, deadline)
+
+    dealer = Dealer(HAND_0, {HAND_0[0]})
+    result = await play_against(dealer, NeedsPreparing(KUHN, LIMIT_RAISE), isolation=isolation)
+    assert result.fallbacks == 0 and dealer.received[1] == "MATCHSTATE:0:0::Ks|:r"
 
 
 async def test_the_strategy_gets_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -353,14 +377,39 @@ async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) 
     result = await play_against(dealer, Recording(KUHN, record), isolation="process")
     assert result.error is None and result.fallbacks == 0 and result.hands_played == 2
     lines = [line.split("|") for line in record.read_text().splitlines()]
-    assert [line[:3] for line in lines] == [
-        ["decide", "0", ""],
-        ["observe", "0", "rc"],
-        ["decide", "1", "c"],
-        ["observe", "1", "cc"],
-    ]
+    # Hand 1's request may overtake hand 0's end (a decision goes before a waiting observation).
+    assert [line[:3] for line in lines if line[0] == "decide"] == [["decide", "0", ""], ["decide", "1", "c"]]
+    assert [line[:3] for line in lines if line[0] == "observe"] == [["observe", "0", "rc"], ["observe", "1", "cc"]]
+    assert lines[0][0] == "decide" and lines[-1][:2] == ["observe", "1"]
     pids = {line[3] for line in lines}
     assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
+
+
+def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:
+    """Two hands' ends and a request wait in the strategy process's pipe: the request is
+    answered first, then the hands are observed in order."""
+    import multiprocessing
+
+    from pokerbot.bot.strategy_runner import _serve
+
+    record = tmp_path / "record.txt"
+    context = multiprocessing.get_context("fork")
+    client, child = context.Pipe(duplex=True)
+    client.send_bytes(b"O" + HAND_0[2].encode())
+    client.send_bytes(b"O" + HAND_1[2].encode())
+    client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
+    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN), daemon=True)
+    server.start()  # only now: all three are waiting in its pipe
+    child.close()
+    replies = [client.recv_bytes() for _ in range(3)]
+    client.close()
+    server.join(10)
+    assert replies == [b"Ac", b"K", b"K"]
+    assert [line.split("|")[:3] for line in record.read_text().splitlines()] == [
+        ["decide", "0", ""],
+        ["observe", "0", "rc"],
+        ["observe", "1", "cc"],
+    ]
 
 
 async def test_a_strategy_holding_the_interpreter_lock_cannot_delay_the_fallback() -> None:
@@ -416,7 +465,8 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
             time.sleep(0.5)
             super().observe(view)
 
-    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    # The pause lets hand 0's observation begin before hand 1's request comes.
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]}, pauses={HAND_0[2]: 0.2})
     with capture_logs() as logs:
         result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process")
     assert result.hands_played == 2 and result.error is None
@@ -429,3 +479,27 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
         ["observe", "0"],
         ["decide", "1"],
     ]
+
+
+def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from pokerbot.bot import play_cli
+    from pokerbot.bot.client import ClientResult
+
+    seen: list[tuple[bool, int]] = []
+
+    async def fake_play_match(url: str, game: Game, strategy: Strategy, **options: Any) -> ClientResult:
+        seen.append((strategy.preflop._chart is not None, gc.get_freeze_count()))  # type: ignore[attr-defined]
+        return ClientResult(0, 0)
+
+    monkeypatch.setattr(play_cli, "play_match", fake_play_match)
+    frozen_before = gc.get_freeze_count()
+    try:
+        result = CliRunner().invoke(app, ["play", "--game", "holdem-nolimit-2p", "--port", "1"])
+    finally:
+        gc.unfreeze()
+    assert result.exit_code == 0, result.output
+    ((prepared, frozen),) = seen
+    assert prepared  # the chart was loaded before the dealer was reached
+    assert frozen > frozen_before  # and what was loaded is out of the collector's sight
