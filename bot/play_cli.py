@@ -67,7 +67,8 @@ def play(
         None,
         "--strategy",
         help="A registered strategy name, e.g. always-call, or your own path/to/file.py:Class or module:Class "
-        "(omitted or empty: the game's strongest: miximax in hold'em (2 or 3 players), adaptive in Kuhn and Leduc).",
+        "(omitted or empty: the game's strongest: adaptive in heads-up hold'em, Kuhn and Leduc, miximax in 3-player "
+        "hold'em).",
     ),
     human: bool = typer.Option(False, "--human", help="A person plays this seat, typing actions at this terminal."),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),

@@ -381,7 +381,7 @@ main() {
     phase_done "base image"
     build_image
     phase_done "pokerbot image"
-    run_match 2p docker/compose.yaml holdem-nolimit-2p "$HANDS_2P" miximax random
+    run_match 2p docker/compose.yaml holdem-nolimit-2p "$HANDS_2P" adaptive random
     phase_done "2p match"
     run_match 3p docker/compose.3p.yaml holdem-nolimit-3p "$HANDS_3P" miximax random random
     phase_done "3p match"

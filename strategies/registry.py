@@ -10,6 +10,8 @@ that installed packages declare (entry-point group ``pokerbot.strategies``), and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
@@ -76,10 +78,22 @@ def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> 
     return miximax_factory(game, seed, budget, learn=False)
 
 
-def _adaptive(game: Game, seed: int | None) -> Strategy:
-    from pokerbot.strategies.bayes.agent import adaptive_factory
+def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    if _small_two_player_limit(game):
+        if budget is not None:
+            raise ValueError("adaptive takes a time budget only in hold'em")
+        from pokerbot.strategies.bayes.agent import adaptive_factory
 
-    return adaptive_factory(game, seed)
+        return adaptive_factory(game, seed)
+    from pokerbot.strategies.safe.agent import safe_adaptive_factory  # imports river and numba: only when asked
+
+    return safe_adaptive_factory(game, seed, budget)
+
+
+def _adaptive_games(game: Game) -> bool:
+    """Small two-player limit games (the Bayesian agent) and heads-up hold'em with a blueprint
+    (the safe adaptive agent)."""
+    return _small_two_player_limit(game) or (game.num_players == 2 and _has_blueprint(game))
 
 
 def _small_two_player_limit(game: Game) -> bool:
@@ -97,16 +111,21 @@ def _miximax_games(game: Game) -> bool:
 
 
 MATCH_BUDGET = 0.02
-"""Seconds per decision of ``miximax`` when ``pokerbot match`` picks it by default (a fast
-self-play setting: 1,000 hands in well under a minute; ``pokerbot play`` uses the default, 0.05)."""
+"""Seconds per decision of ``miximax`` (``adaptive``'s exploiter in heads-up hold'em) when
+``pokerbot match`` picks it by default (a fast self-play setting: 1,000 hands in well under a
+minute; ``pokerbot play`` uses the default, 0.05)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
-    first seat of ``pokerbot match``): ``miximax`` in the games it plays, heads-up with the
-    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``), ``adaptive`` in
-    two-player small limit games (Kuhn, Leduc), ``equilibrium`` where a shipped equilibrium
-    exists (3-player Kuhn), else ``always-raise`` (the best baseline against ``random``)."""
+    first seat of ``pokerbot match``): ``adaptive`` in heads-up hold'em with a blueprint (the
+    built-in limit and no-limit games; ``adaptive:0.02`` when ``fast``) and in two-player small
+    limit games (Kuhn, Leduc); ``miximax`` in the other games it plays, heads-up with the
+    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``); ``equilibrium``
+    where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
+    baseline against ``random``)."""
+    if game.num_players == 2 and _has_blueprint(game):
+        return f"adaptive:{MATCH_BUDGET}" if fast else "adaptive"
     if _miximax_games(game):
         return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
     if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
@@ -123,6 +142,10 @@ def _shipped(name: str) -> StrategyFactory:
         return shipped_factory(name)(game, seed)
 
     return factory
+
+
+def _plays_shipped(name: str) -> Callable[[Game], bool]:
+    return lambda game: plays_shipped(game, name)
 
 
 def _blueprint(game: Game, seed: int | None = None) -> Strategy:
@@ -188,12 +211,18 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="adaptive",
             factory=_adaptive,
-            summary="Equilibrium first, then Bayesian best responses as the posterior sharpens (Kuhn, Leduc).",
-            supports=_small_two_player_limit,
+            summary="The strongest adaptive agent: in heads-up hold'em the blueprint, moving to miximax as the "
+            "winnings shown allow (adaptive:SECONDS sets miximax's time per decision); in Kuhn and Leduc the "
+            "equilibrium, then Bayesian best responses as the posterior sharpens.",
+            supports=_adaptive_games,
+            argument="SECONDS",
+            argument_optional=True,
         )
     )
     for name, summary in SHIPPED.items():
-        registry.register(StrategyInfo(name=name, factory=_shipped(name), summary=summary, supports=plays_shipped))
+        registry.register(
+            StrategyInfo(name=name, factory=_shipped(name), summary=summary, supports=_plays_shipped(name))
+        )
     registry.register(
         StrategyInfo(
             name="blueprint",

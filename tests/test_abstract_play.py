@@ -23,7 +23,7 @@ from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer
 from pokerbot.strategies.abstract.policy import AbstractPolicy
-from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
+from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.solver import AbstractSolver
 from pokerbot.strategies.baselines import RandomPlayer
 from pokerbot.strategies.registry import default_registry
@@ -157,17 +157,22 @@ def test_bad_input_exits_2(arguments, message, tmp_path):
 
 def test_shipped_names_and_blueprints():
     registry = default_registry()
-    limit, kuhn = load_game("holdem-limit-2p"), load_game("kuhn")
-    assert set(SHIPPED) == {"mccfr10", "mccfr100", "mcts10", "mcrnr10"}
+    limit, nolimit, kuhn = load_game("holdem-limit-2p"), load_game("holdem-nolimit-2p"), load_game("kuhn")
+    assert set(SHIPPED) == {"mccfr10", "mccfr100", "mcts10", "mcrnr10", "mccfr10-nl"} == set(SHIPPED_GAMES)
     for name in (*SHIPPED, "blueprint"):
         assert name in registry.names()
-    assert plays_shipped(limit) and not plays_shipped(kuhn)
+    assert plays_shipped(limit) and plays_shipped(nolimit) and not plays_shipped(kuhn)
+    assert plays_shipped(limit, "mccfr10") and not plays_shipped(nolimit, "mccfr10")
+    assert plays_shipped(nolimit, "mccfr10-nl") and not plays_shipped(limit, "mccfr10-nl")
     assert blueprint_name(limit) == BLUEPRINTS["holdem-limit-2p"] and blueprint_name(kuhn) is None
+    assert blueprint_name(nolimit) == "mccfr10-nl"
 
 
-@pytest.mark.parametrize("name", [*SHIPPED, "blueprint"])
-def test_shipped_players_play_limit_holdem(name):
-    game = load_game("holdem-limit-2p")
+@pytest.mark.parametrize(
+    ("name", "game_name"), [*((n, SHIPPED_GAMES[n]) for n in SHIPPED), *(("blueprint", g) for g in BLUEPRINTS)]
+)
+def test_shipped_players_play_their_games(name, game_name):
+    game = load_game(game_name)
     registry = default_registry()
     player = registry.create(name, game, seed=1)
     outcome = run_inprocess_match(game, 30, 5, [player, RandomPlayer(game, 2)], [name, "random"])

@@ -490,7 +490,8 @@ def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch:
     seen: list[tuple[bool, int]] = []
 
     async def fake_play_match(url: str, game: Game, strategy: Strategy, **options: Any) -> ClientResult:
-        seen.append((strategy.preflop._chart is not None, gc.get_freeze_count()))  # type: ignore[attr-defined]
+        agent = getattr(strategy, "exploiter", strategy)  # the default, adaptive: miximax is its exploiter
+        seen.append((agent.preflop._chart is not None, gc.get_freeze_count()))
         return ClientResult(0, 0)
 
     monkeypatch.setattr(play_cli, "play_match", fake_play_match)

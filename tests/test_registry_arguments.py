@@ -105,7 +105,7 @@ def test_miximax_plays_only_holdem() -> None:
 # ---------------------------------------------------------------------- adaptive
 def test_adaptive_is_registered() -> None:
     assert "adaptive" in REGISTRY.names()
-    assert REGISTRY.info("adaptive").argument is None
+    assert REGISTRY.info("adaptive").argument == "SECONDS" and REGISTRY.info("adaptive").argument_optional
 
 
 @pytest.mark.parametrize("game_name", ["kuhn", "leduc"])
@@ -115,14 +115,21 @@ def test_adaptive_plays_kuhn_and_leduc(game_name: str) -> None:
     assert isinstance(REGISTRY.create("adaptive", game, 3), AdaptiveAgent)
 
 
-@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "holdem-limit-2p", "kuhn3p"])
+@pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "holdem-limit-2p"])
+def test_adaptive_is_the_safe_agent_in_heads_up_holdem(game_name: str) -> None:
+    from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+
+    assert isinstance(REGISTRY.create("adaptive", load_game(game_name), 3), SafeAdaptiveAgent)
+
+
+@pytest.mark.parametrize("game_name", ["kuhn3p", "holdem-nolimit-3p"])
 def test_adaptive_is_refused_elsewhere(game_name: str) -> None:
     with pytest.raises(UnknownStrategyError, match="'adaptive' does not play this game"):
         REGISTRY.create("adaptive", load_game(game_name), 3)
 
 
-def test_adaptive_takes_no_argument() -> None:
-    with pytest.raises(UnknownStrategyError, match="takes no argument"):
+def test_adaptive_takes_a_budget_only_in_holdem() -> None:
+    with pytest.raises(UnknownStrategyError, match="time budget only in hold'em"):
         REGISTRY.create("adaptive:1", load_game("kuhn"), 3)
 
 
@@ -195,7 +202,7 @@ def test_make_plan_accepts_a_strategy_with_an_argument(tmp_path: Path, kuhn_poli
 
 def test_make_plan_refuses_a_strategy_with_an_argument_for_another_game() -> None:
     with pytest.raises(MatchConfigError, match="does not play holdem-nolimit-2p"):
-        make_plan(HOLDEM, "holdem-nolimit-2p", 10, 1, ["miximax:0.05", "adaptive"], REGISTRY)
+        make_plan(HOLDEM, "holdem-nolimit-2p", 10, 1, ["miximax:0.05", "equilibrium"], REGISTRY)
     with pytest.raises(UnknownStrategyError, match="unknown strategy 'nonesuch'"):
         make_plan(HOLDEM, "holdem-nolimit-2p", 10, 1, ["nonesuch:1", "random"], REGISTRY)
 

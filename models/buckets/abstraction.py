@@ -37,8 +37,6 @@ from pokerbot.protocol.game import Game
 
 SCHEMES = ("width", "percentile")
 MAX_BUCKETS = 255
-BOARD_AFTER = 8
-"""Holdings asked about on one board after which :meth:`EhsAbstraction.ehs` values the whole board at once."""
 
 
 class AbstractionError(ValueError):
@@ -119,7 +117,6 @@ class EhsAbstraction(CardAbstraction):
         self.kind = kind
         self._cache: dict[tuple[int, ...], float] = {}
         self._boards: dict[tuple[int, ...], np.ndarray] = {}
-        self._asked: dict[tuple[int, ...], int] = {}
 
     @classmethod
     def create(cls, game: Game, count: int, kind: str = "width", source: EhsTables | None = None) -> EhsAbstraction:
@@ -142,32 +139,25 @@ class EhsAbstraction(CardAbstraction):
         return tuple(s.count for s in self.schemes)
 
     def ehs(self, hole: Sequence[Card], board: Sequence[Card]) -> float:
-        """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity).
-
-        A hand's decisions in one round share the value (a small cache). A board asked about
-        for more than :data:`BOARD_AFTER` holdings (a range: local best response asks every
-        holding at each of its questions) gets every holding's value at once
-        (:func:`~pokerbot.models.buckets.ehs.board_ehs`, the same numbers), so a question about
-        a whole range costs about as much as a dozen single ones rather than a thousand."""
-        index = int(HAND_INDEX[hole[0], hole[1]])
+        """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity)."""
         if not board:
-            return float(preflop_ehs_table()[index])
-        board_key = tuple(board)
-        values = self._boards.get(board_key)
-        if values is not None:
-            return float(values[index])
+            return float(preflop_ehs_table()[int(HAND_INDEX[hole[0], hole[1]])])
         key = (*hole, *board)
         value = self._cache.get(key)
-        if value is None:
+        if value is None:  # a hand's decisions in one round share the value
+            boards = tuple(board)
+            table = self._boards.get(boards)
+            if table is not None:
+                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
             if len(self._cache) > 64:
                 self._cache.clear()
-                self._asked.clear()
-            asked = self._asked[board_key] = self._asked.get(board_key, 0) + 1
-            if asked > BOARD_AFTER:
+            if any(k[len(hole) :] == boards for k in self._cache):
+                # a second holding on this board (a best response asking about a range): every
+                # hand at once costs about two single hands
                 if len(self._boards) >= 4:
                     self._boards.clear()
-                values = self._boards[board_key] = board_ehs(board_key)
-                return float(values[index])
+                table = self._boards[boards] = board_ehs(board)
+                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 

@@ -1,14 +1,18 @@
-"""Players of abstract policies, and the shipped heads-up limit hold'em policies.
+"""Players of abstract policies, and the shipped policies.
 
 :class:`AbstractPolicyPlayer` finds the betting node of the hand, its own bucket in the
 current round (the card abstraction the policy carries) and samples the policy's action
-there. Limit trees contain every real betting sequence; a no-limit tree needs a translation
-of real bets to the tree's (not here yet: a betting sequence outside the tree raises
-:class:`~pokerbot.strategies.abstract.betting.BettingTreeError`).
+there. Limit trees contain every real betting sequence. In no-limit games the hand is
+located by :class:`~pokerbot.strategies.abstract.translation.TreeTranslator` (opponent bets
+off the tree read by the pseudo-harmonic mapping, the tree's raises played as the same pot
+fractions of the real pot); where translation leaves the tree (a raise the tree has no room
+for) the player calls when its effective hand strength beats the pot odds and folds
+otherwise (checks when it can).
 
-Shipped policies (``strategies/abstract/data/NAME.npz``, heads-up limit hold'em), each made by
-the command in ``docs/experiments.md``: ``mccfr10``, ``mccfr100``, ``mcts10``, ``mcrnr10``.
-:data:`BLUEPRINTS` names, per game, the strongest equilibrium-style policy (``blueprint``).
+Shipped policies (``strategies/abstract/data/NAME.npz``), each made by the command in
+``docs/experiments.md``: heads-up limit hold'em ``mccfr10``, ``mccfr100``, ``mcts10``,
+``mcrnr10``; heads-up no-limit hold'em ``mccfr10-nl``. :data:`BLUEPRINTS` names, per game,
+the strongest equilibrium-style policy (``blueprint``).
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from collections.abc import Hashable
 from functools import cache
 from importlib import resources
 
-from pokerbot.protocol.actions import Action
+from pokerbot.models.buckets.abstraction import EhsAbstraction
+from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
-from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAME, blueprint_name, plays_shipped
+from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
+from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
 from pokerbot.strategies.base import ActionProbabilities, Strategy, StrategyFactory, normalized
 
 
@@ -30,7 +36,7 @@ def shipped_policy(name: str) -> AbstractPolicy:
     """The shipped policy ``name`` (loaded once)."""
     path = resources.files("pokerbot.strategies").joinpath("abstract", "data", f"{name}.npz")
     with resources.as_file(path) as file:
-        return AbstractPolicy.load(file, load_game(SHIPPED_GAME))
+        return AbstractPolicy.load(file, load_game(SHIPPED_GAMES[name]))
 
 
 class AbstractPolicyPlayer(Strategy):
@@ -45,24 +51,61 @@ class AbstractPolicyPlayer(Strategy):
         if policy.game != game:
             raise ValueError("the policy was made for another game")
         self.policy = policy
+        self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
+
+    def prepare(self) -> None:
+        """Load the compiled hand-strength code (else paid by the first decision after the flop)."""
+        abstraction = self.policy.abstraction
+        if isinstance(abstraction, EhsAbstraction):
+            abstraction.ehs((0, 1), (2, 3, 4))
+
+    def locate(self, view: MatchState) -> TreePosition:
+        """Where the hand of ``view`` stands in the policy's tree (no-limit: translated)."""
+        if self.translator is None:
+            return TreePosition(self.policy.tree.node_of(view.state), True)
+        return self.translator.locate(view.state, view.position, view.hand_number)
+
+    def bucket(self, view: MatchState) -> int:
+        """The viewer's bucket in the current round (the policy's card abstraction)."""
+        state = view.state
+        return self.policy.abstraction.bucket(view.hole_cards, state.visible_board(), state.round)
 
     def distribution(self, view: MatchState) -> dict[Action, float]:
-        """The policy's row where the viewer is to act: every action of the node, in order."""
+        """The policy's row where the viewer is to act, as real actions (no-limit: translated;
+        off the tree, the pot-odds rule of the module docstring)."""
+        where = self.locate(view)
+        if not where.synced:
+            return self.off_tree(view)
+        row = self.policy.row(where.node, self.bucket(view))
+        if self.translator is None:
+            return {action: float(p) for action, p in zip(self.policy.tree.actions[where.node], row, strict=True)}
+        distribution: dict[Action, float] = {}
+        for action, p in zip(self.translator.real_actions(where.node, view.state), row, strict=True):
+            distribution[action] = distribution.get(action, 0.0) + float(p)
+        return distribution
+
+    def off_tree(self, view: MatchState) -> dict[Action, float]:
+        """Off the tree: check when free; else call when the hand's effective strength is at
+        least the pot odds (call / (pot + call)), fold otherwise."""
         state = view.state
-        tree = self.policy.tree
-        node = tree.node_of(state)
-        bucket = self.policy.abstraction.bucket(view.hole_cards, state.visible_board(), state.round)
-        row = self.policy.row(node, bucket)
-        return {action: float(p) for action, p in zip(tree.actions[node], row, strict=True)}
+        legal = state.legal_actions()
+        if legal.call_amount == 0 or not legal.can_fold:
+            return {CALL: 1.0}
+        abstraction = self.policy.abstraction
+        if not isinstance(abstraction, EhsAbstraction):
+            return {CALL: 1.0}
+        strength = abstraction.ehs(view.hole_cards, state.visible_board())
+        odds = legal.call_amount / (state.pot + legal.call_amount)
+        return {CALL: 1.0} if strength >= odds else {FOLD: 1.0}
 
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The actions the policy plays in ``view`` with their probabilities (zeros dropped)."""
         return normalized(self.distribution(view))
 
     def probability_key(self, view: MatchState) -> Hashable:
-        """The bucket: hole cards in one bucket get the same probabilities."""
-        state = view.state
-        return self.policy.abstraction.bucket(view.hole_cards, state.visible_board(), state.round)
+        """The bucket on the tree (hole cards in one bucket get the same probabilities); the
+        hole cards off it."""
+        return self.bucket(view) if self.locate(view).synced else view.hole_cards
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         distribution = self.distribution(view)
@@ -92,6 +135,7 @@ def blueprint_factory(game: Game, seed: int | None = None) -> Strategy:
 __all__ = [
     "BLUEPRINTS",
     "SHIPPED",
+    "SHIPPED_GAMES",
     "AbstractPolicyPlayer",
     "blueprint_factory",
     "blueprint_name",

@@ -13,17 +13,26 @@ SHIPPED: dict[str, str] = {
     "mccfr100": "Outcome-sampling MCCFR policy, 100 percentile EHS buckets, heads-up limit hold'em.",
     "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
     "mcrnr10": "MCRNR (p = 0.75) counter-strategy to a model of calling-station, 10 EHS buckets, limit hold'em.",
+    "mccfr10-nl": "Outcome-sampling MCCFR policy (500M iterations), 10 percentile EHS buckets, fold/call/half "
+    "pot/pot/all-in (pseudo-harmonic translation), heads-up no-limit hold'em.",
 }
 """Shipped policy names (files ``strategies/abstract/data/NAME.npz``) and their summaries."""
-SHIPPED_GAME = "holdem-limit-2p"
-"""The built-in game the shipped policies play."""
-BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr10"}
+SHIPPED_GAMES: dict[str, str] = {
+    "mccfr10": "holdem-limit-2p",
+    "mccfr100": "holdem-limit-2p",
+    "mcts10": "holdem-limit-2p",
+    "mcrnr10": "holdem-limit-2p",
+    "mccfr10-nl": "holdem-nolimit-2p",
+}
+"""The built-in game each shipped policy plays."""
+BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr10", "holdem-nolimit-2p": "mccfr10-nl"}
 """Built-in game name to the shipped policy that ``blueprint`` plays there (one entry per game)."""
 
 
-def plays_shipped(game: Game) -> bool:
-    """True for the game the shipped policies were made for."""
-    return game == load_game(SHIPPED_GAME)
+def plays_shipped(game: Game, name: str | None = None) -> bool:
+    """True when the shipped policy ``name`` plays ``game`` (without ``name``: when any does)."""
+    names = [name] if name is not None else list(SHIPPED_GAMES)
+    return any(game == load_game(SHIPPED_GAMES[n]) for n in names)
 
 
 def blueprint_name(game: Game) -> str | None:
@@ -34,4 +43,4 @@ def blueprint_name(game: Game) -> str | None:
     return None
 
 
-__all__ = ["BLUEPRINTS", "SHIPPED", "SHIPPED_GAME", "blueprint_name", "plays_shipped"]
+__all__ = ["BLUEPRINTS", "SHIPPED", "SHIPPED_GAMES", "blueprint_name", "plays_shipped"]

@@ -1,0 +1,95 @@
+"""The safe adaptive hold'em agent: decision time by part and street, and the ledger's path.
+
+Run: python benchmarks/bench_adaptive.py [--game holdem-nolimit-2p] [--opponent random]
+     [--hands 200] [--budget 0.05] [--seed 1]
+
+The agent (``adaptive:BUDGET``) plays ``--hands`` in-process hands against ``--opponent``;
+every decision is timed (wall clock, seconds) and grouped by the part that played the hand
+(blueprint or exploiter) and by street. Reported per group: decisions, median, p95 and max
+seconds. Then the ledger: hands played by the exploiter, and the share of the exploiter, the
+total booked (big blinds) and the demonstrated winnings (big blinds) every tenth of the match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+
+STREETS = ("pre-flop", "flop", "turn", "river")
+
+
+class TimedAdaptive(SafeAdaptiveAgent):
+    """The agent, recording ``(part, street, seconds)`` per decision."""
+
+    records: list[tuple[str, int, float]]
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        if not hasattr(self, "records"):
+            self.records = []
+        part = "exploiter" if self.playing(view) is self.exploiter else "blueprint"
+        start = time.perf_counter()
+        action = super().decide(view, deadline)
+        self.records.append((part, view.state.round, time.perf_counter() - start))
+        return action
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    """Command-line entry."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="holdem-nolimit-2p")
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=0.05)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    game = load_game(args.game)
+    registry = default_registry()
+    made = registry.create(f"adaptive:{args.budget}", game, args.seed)
+    assert isinstance(made, SafeAdaptiveAgent)
+    agent = TimedAdaptive(game, args.seed, blueprint=made.blueprint, exploiter=made.exploiter)
+    agent.records = []
+    opponent = registry.create(args.opponent, game, args.seed + 1)
+    started = time.perf_counter()
+    run_inprocess_match(game, args.hands, args.seed, [agent, opponent], ["adaptive", args.opponent])
+    print(
+        f"{args.game}: adaptive:{args.budget} vs {args.opponent}, {args.hands} hands, seed {args.seed}, "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    groups: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for part, street, seconds in agent.records:
+        groups[(part, street)].append(seconds)
+    print("part       street    decisions  median_s   p95_s     max_s")
+    for (part, street), seconds in sorted(groups.items()):
+        print(
+            f"{part:<10} {STREETS[street]:<9} {len(seconds):>9}  {statistics.median(seconds):8.4f}"
+            f"  {_p95(seconds):8.4f}  {max(seconds):8.4f}"
+        )
+    every = [s for _, _, s in agent.records]
+    print(f"all decisions: {len(every)}, p95 {_p95(every):.4f} s, max {max(every):.4f} s")
+    big_blind = game.big_blind
+    total = 0.0
+    print(f"exploiter played {agent.exploited_hands} of {agent.ledger.hands} hands")
+    print("hand   share  booked_bb  won_bb")
+    step = max(1, len(agent.history) // 10)
+    for index, entry in enumerate(agent.history, start=1):
+        total += entry.booked
+        if index % step == 0:
+            print(f"{index:>5}  {entry.share:5.2f}  {total / big_blind:9.1f}  {entry.won / big_blind:6.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The safe adaptive hold'em agent (registered as ``adaptive`` in heads-up hold'em).
+
+:class:`SafeAdaptiveAgent` holds two strategies: the game's **blueprint** (an abstract-game
+equilibrium, :mod:`pokerbot.strategies.abstract.player`) and an **exploiter** (the
+``miximax`` agent with its adapting opponent models, :mod:`pokerbot.strategies.agent`).
+Before each hand it draws which of the two plays the whole hand, the exploiter with the
+probability the safety rule allows (:class:`~pokerbot.strategies.safe.ledger.RiskLedger`:
+the winnings shown so far, at 95 % confidence, over what one exploiting hand may lose). It
+starts on the blueprint and moves to the exploiter as the evidence that the opponent gives
+chips away accumulates; against a player who gives nothing it stays on the blueprint.
+
+Both parts see every finished hand (the exploiter's models learn from the blueprint's hands
+too). The draw is a fixed function of the agent's seed and the hand number, so
+:meth:`SafeAdaptiveAgent.action_probabilities` at any view of a hand answers for the
+strategy that plays that hand. Decisions cost what the part playing costs: a table lookup
+and a hand-strength evaluation for the blueprint, the exploiter's time budget for it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import ActionProbabilities, Strategy
+from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings, board_equity, hand_value
+
+NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0)
+"""Heads-up no-limit hold'em (200 big blinds): an exploiting hand may lose 20 big blinds
+beyond the blueprint (above the local best response's winnings against ``miximax``,
+``docs/experiments.md``); a hand's spread starts at 15 big blinds."""
+LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
+"""Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds."""
+
+
+def default_settings(game: Game) -> SafetySettings:
+    """The ledger's settings for ``game`` (no-limit or limit)."""
+    return NOLIMIT_SETTINGS if game.is_nolimit else LIMIT_SETTINGS
+
+
+class SafeAdaptiveAgent(Strategy):
+    """Blueprint or exploiter, drawn per hand within the safety rule (module docstring)."""
+
+    name = "adaptive"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        blueprint: Strategy,
+        exploiter: Strategy,
+        settings: SafetySettings | None = None,
+    ) -> None:
+        super().__init__(game, seed)
+        if game.num_players != 2:
+            raise ValueError("the safe adaptive agent plays two-player games")
+        self.blueprint = blueprint
+        self.exploiter = exploiter
+        self.ledger = RiskLedger(settings or default_settings(game), game.big_blind)
+        self._draw_seed = self.rng.getrandbits(64)
+        self._hand: tuple[int, Strategy] | None = None
+        self.history: list[LedgerEntry] = []
+        """Every settled hand, in order (for experiments)."""
+        self.exploited_hands = 0
+        """Hands the exploiter played (decided at least once)."""
+
+    def playing(self, view: MatchState) -> Strategy:
+        """The strategy that plays the hand of ``view`` (drawn at the hand's first question)."""
+        if self._hand is None or self._hand[0] != view.hand_number:
+            draw = random.Random(f"{self._draw_seed}:{view.hand_number}").random()
+            self._hand = (view.hand_number, self.exploiter if draw < self.ledger.share() else self.blueprint)
+        return self._hand[1]
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        return self.playing(view).decide(view, deadline)
+
+    def prepare(self) -> None:
+        """Both parts' data, and the ledger's compiled equity code (else loaded by the first
+        hand's settlement)."""
+        self.blueprint.prepare()
+        self.exploiter.prepare()
+        if self.game.is_standard_deck and self.game.num_hole_cards == 2:
+            board_equity((0, 1), (2, 3, 4), random.Random(0))
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The probabilities of the strategy that plays this hand (its draw is fixed)."""
+        return self.playing(view).action_probabilities(view)
+
+    def action_probability(self, view: MatchState, action: Action) -> float:
+        return self.playing(view).action_probability(view, action)
+
+    def costly_probabilities(self, view: MatchState) -> bool:
+        return self.playing(view).costly_probabilities(view)
+
+    def probability_key(self, view: MatchState) -> Hashable:
+        return self.playing(view).probability_key(view)
+
+    def observe(self, view: MatchState) -> None:
+        """Settle the hand in the ledger; both parts learn from it."""
+        state = view.state
+        value = hand_value(state, view.position, seed=view.hand_number)
+        self.history.append(self.ledger.settle(view.position, value))
+        if self._hand is not None and self._hand[0] == view.hand_number and self._hand[1] is self.exploiter:
+            self.exploited_hands += 1
+        self.exploiter.observe(view)
+        self.blueprint.observe(view)
+
+
+def _derived_seed(seed: int | None, part: int) -> int | None:
+    return None if seed is None else random.Random(f"{seed}:{part}").getrandbits(32)
+
+
+def safe_adaptive_factory(game: Game, seed: int | None = None, budget: str | None = None) -> Strategy:
+    """The registry factory in heads-up hold'em: the game's blueprint and ``miximax`` (or
+    ``miximax:BUDGET``, the exploiter's budget per decision) under the default settings."""
+    from pokerbot.strategies.abstract.player import blueprint_factory
+    from pokerbot.strategies.agent.player import miximax_factory
+
+    return SafeAdaptiveAgent(
+        game,
+        seed,
+        blueprint=blueprint_factory(game, _derived_seed(seed, 1)),
+        exploiter=miximax_factory(game, _derived_seed(seed, 2), budget),
+    )
+
+
+__all__ = ["LIMIT_SETTINGS", "NOLIMIT_SETTINGS", "SafeAdaptiveAgent", "default_settings", "safe_adaptive_factory"]

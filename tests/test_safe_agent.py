@@ -1,0 +1,274 @@
+"""The safety rule of the adaptive hold'em agent (strategies/safe), on hand-built cases."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+from pokerbot.bot.match import run_inprocess_match
+from pokerbot.models.buckets.evaluator import HAND_INDEX
+from pokerbot.models.buckets.preflop import preflop_ehs_table
+from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.cards import cards_from_string as parse_cards
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
+from pokerbot.strategies.registry import default_registry, default_strategy
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.ledger import FLOP_SAMPLES, RiskLedger, SafetySettings, board_equity, hand_value
+from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
+
+NOLIMIT = load_game("holdem-nolimit-2p")
+LIMIT = load_game("holdem-limit-2p")
+BB = NOLIMIT.big_blind
+
+
+def ledger(**settings: float) -> RiskLedger:
+    return RiskLedger(SafetySettings(**settings), BB)
+
+
+def test_nothing_is_risked_before_anything_is_won():
+    book = ledger()
+    assert book.won() == 0.0 and book.share() == 0.0
+    book.settle(0, -500.0)
+    assert book.share() == 0.0
+
+
+def test_the_bound_is_the_total_less_z_spreads():
+    """Ten hands that each won 2 big blinds: s shrinks from the prior 10 big blinds (weight
+    30 hands) towards the sample's 0; won = total - z s sqrt(n)."""
+    book = ledger(risk=10.0, prior_spread=10.0, prior_hands=30.0, confidence=0.95)
+    for position in itertools.islice(itertools.cycle((0, 1)), 10):
+        book.settle(position, 2 * BB)
+    s = math.sqrt(30 * (10 * BB) ** 2 / (30 + 9))
+    assert book.spread() == pytest.approx(s)
+    won = 20 * BB - norm.ppf(0.95) * s * math.sqrt(10)
+    assert book.won() == pytest.approx(won)
+    assert book.share() == max(0.0, min(1.0, won / (10 * BB)))
+
+
+def test_a_generous_opponent_unlocks_the_exploiter_and_losses_lock_it_again():
+    book = ledger(risk=10.0)
+    for _ in range(5):
+        book.settle(0, 50 * BB)  # an opponent that pays off big
+    assert book.share() == 1.0
+    for _ in range(5):
+        book.settle(1, -60 * BB)  # the exploiter lost it all back
+    assert book.total < 0 and book.share() == 0.0
+
+
+def test_share_is_the_won_amount_over_the_risk():
+    book = ledger(risk=20.0, prior_spread=1.0, prior_hands=0.0, confidence=0.5)  # z = 0: the total itself
+    book.settle(0, 3 * BB)
+    assert book.won() == pytest.approx(3 * BB)
+    assert book.share() == pytest.approx(3 / 20)
+
+
+def test_reference_values_are_booked_per_position():
+    book = ledger(reference=(0.5, -0.5), confidence=0.5)
+    book.settle(0, 0.5 * BB)
+    book.settle(1, -0.5 * BB)
+    assert book.total == pytest.approx(0.0)
+    book.settle(1, 0.0)
+    assert book.total == pytest.approx(0.5 * BB)
+
+
+def test_an_allowance_is_credited_per_hand():
+    book = ledger(allowance=0.25, confidence=0.5, risk=1.0)
+    for _ in range(4):
+        book.settle(0, 0.0)
+    assert book.won() == pytest.approx(1.0 * BB)
+    assert book.share() == 1.0
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        SafetySettings(risk=0.0)
+    with pytest.raises(ValueError):
+        SafetySettings(confidence=1.0)
+    with pytest.raises(ValueError):
+        ledger().settle(2, 1.0)
+
+
+def _allin_hand(mine: str, theirs: str, board: str, actions: list[Action]) -> HandState:
+    state = HandState(NOLIMIT, [parse_cards(mine), parse_cards(theirs)], parse_cards(board))
+    for action in actions:
+        state.apply(action)
+    assert state.finished and state.showdown()
+    return state
+
+
+def _brute_equity(mine: str, theirs: str, board: str) -> float:
+    cards = parse_cards(mine + theirs + board)
+    deck = [c for c in range(52) if c not in cards]
+    score = 0.0
+    runs = list(itertools.combinations(deck, 5 - len(parse_cards(board))))
+    for run in runs:
+        full = (*parse_cards(board), *run)
+        a = NOLIMIT.ranker((*parse_cards(mine), *full))
+        b = NOLIMIT.ranker((*parse_cards(theirs), *full))
+        score += 1.0 if a > b else 0.5 if a == b else 0.0
+    return score / len(runs)
+
+
+def test_an_all_in_on_the_flop_is_valued_by_its_equity():
+    """Position 0 (big blind) bets all-in on the flop and is called: the hand is worth the
+    equity over the turn and river times the 20,000 matched chips, whatever came."""
+    actions = [CALL, CALL, Action.raise_to(NOLIMIT.stacks[0]), CALL]
+    state = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", actions)
+    equity = _brute_equity("AhAd", "KsQs", "2s7sJc")
+    assert hand_value(state, 0, luck=False) == pytest.approx((2 * equity - 1) * 20000)
+    assert hand_value(state, 1, luck=False) == pytest.approx((1 - 2 * equity) * 20000)
+    assert state.values()[0] == 20000  # the board that came: aces held
+
+
+def test_a_pre_flop_all_in_is_valued_by_a_monte_carlo_equity():
+    actions = [Action.raise_to(NOLIMIT.stacks[1]), CALL]  # the small blind shoves, the big blind calls
+    state = _allin_hand("AhAd", "KcKs", "2s7sJc4d9h", actions)
+    value = hand_value(state, 0, samples=20000, luck=False)
+    assert value == pytest.approx((2 * 0.82 - 1) * 20000, abs=0.02 * 20000)  # AA against KK: about 82 %
+
+
+def test_a_river_showdown_and_a_fold_are_the_chips_won_less_the_card_luck():
+    river = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL, CALL, CALL, CALL, CALL, Action.raise_to(300), CALL])
+    assert hand_value(river, 0, luck=False) == river.values()[0] == 300
+    folded = HandState(NOLIMIT, [parse_cards("AhAd"), parse_cards("KsQs")], parse_cards("2s7sJc4d9h"))
+    folded.apply(FOLD)
+    assert hand_value(folded, 0, luck=False) == 50 and hand_value(folded, 1, luck=False) == -50
+    # the luck of the deal (the small blind folded): aces get 2 m (e - mean e) taken off, m = the 50 chips matched
+    table = preflop_ehs_table()
+    aces = float(table[int(HAND_INDEX[parse_cards("Ah")[0], parse_cards("Ad")[0]])])
+    assert hand_value(folded, 0) == pytest.approx(50 - 2 * 50 * (aces - table.mean()))
+    # checked down: the deal and every street's change of equity against a random holding
+    board = parse_cards("2s7sJc4d9h")
+    equities = [aces] + [
+        float(equity_vs_ranges(parse_cards("AhAd"), board[:n], np.ones(NUM_HOLDINGS))[0]) for n in (3, 4, 5)
+    ]
+    luck = 2 * 50 * (aces - table.mean()) + sum(2 * 100 * (b - a) for a, b in itertools.pairwise(equities))
+    checked = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL] + [CALL] * 6)
+    assert hand_value(checked, 0) == pytest.approx(checked.values()[0] - luck)
+
+
+def test_the_chance_corrections_have_mean_zero_over_the_card():
+    """For a fixed hand and flop, the turn's correction averaged over every card we have not
+    seen is zero: the value stays unbiased."""
+    hole, flop = parse_cards("Th9h"), parse_cards("8h2cJd")
+    seen = set(hole) | set(flop)
+    before = float(equity_vs_ranges(hole, flop, np.ones(NUM_HOLDINGS))[0])
+    changes = [
+        float(equity_vs_ranges(hole, (*flop, card), np.ones(NUM_HOLDINGS))[0]) - before
+        for card in range(52)
+        if card not in seen
+    ]
+    assert len(changes) == 47 and max(map(abs, changes)) > 0.2
+    assert sum(changes) / 47 == pytest.approx(0.0, abs=1e-12)
+
+
+class Recorder(Strategy):
+    """A fixed action, counting the hands it played."""
+
+    def __init__(self, game, action: Action) -> None:
+        super().__init__(game, 0)
+        self.action = action
+        self.hands: set[int] = set()
+        self.observed = 0
+
+    def decide(self, view, deadline):
+        self.hands.add(view.hand_number)
+        return self.action if view.state.can(self.action) else CALL
+
+    def action_probabilities(self, view):
+        return {self.action if view.state.can(self.action) else CALL: 1.0}
+
+    def observe(self, view):
+        self.observed += 1
+
+
+def test_the_agent_starts_on_the_blueprint_and_exploits_a_generous_opponent():
+    """Against always-fold every hand wins the blinds (0.75 big blinds a hand): once the
+    total clears the confidence bound (after about 120 hands with the prior spread of 10 big
+    blinds) the exploiter plays, more and more often."""
+    blueprint, exploiter = Recorder(NOLIMIT, Action.raise_to(300)), Recorder(NOLIMIT, Action.raise_to(300))
+    agent = SafeAdaptiveAgent(NOLIMIT, 3, blueprint=blueprint, exploiter=exploiter)
+    outcome = run_inprocess_match(NOLIMIT, 400, 1, [agent, AlwaysFold(NOLIMIT)], ["agent", "fold"])
+    assert outcome.illegal_actions == {"agent": 0, "fold": 0}
+    assert min(exploiter.hands) > 100
+    assert agent.exploited_hands == len(exploiter.hands) > 100
+    assert agent.history[-1].share == 1.0 and all(entry.value > 0 for entry in agent.history)
+    assert blueprint.observed == exploiter.observed == 400 == agent.ledger.hands
+
+
+def test_the_agent_keeps_to_the_blueprint_when_nothing_is_won():
+    """Against always-call with the blueprint calling down too, every hand is a coin flip:
+    the ledger never shows winnings at 95 % and the exploiter plays almost never."""
+    blueprint, exploiter = Recorder(NOLIMIT, CALL), Recorder(NOLIMIT, Action.raise_to(20000))
+    agent = SafeAdaptiveAgent(NOLIMIT, 4, blueprint=blueprint, exploiter=exploiter)
+    run_inprocess_match(NOLIMIT, 300, 2, [agent, AlwaysCall(NOLIMIT)], ["agent", "call"])
+    assert len(exploiter.hands) < 15
+    assert agent.exploited_hands == len(exploiter.hands)
+
+
+def test_the_hand_draw_is_fixed_per_hand_and_answers_for_the_player_of_the_hand():
+    blueprint, exploiter = Recorder(NOLIMIT, FOLD), Recorder(NOLIMIT, Action.raise_to(300))
+    settings = SafetySettings(confidence=0.5, risk=48.0)  # no confidence margin: share = total / risk
+    agent = SafeAdaptiveAgent(NOLIMIT, 5, blueprint=blueprint, exploiter=exploiter, settings=settings)
+    for _ in range(3):
+        agent.ledger.settle(0, 8 * BB)
+    share = agent.ledger.share()
+    assert share == pytest.approx(0.5)
+    state = HandState(NOLIMIT, [None, parse_cards("AhAd")])
+    players = []
+    for hand in range(400):
+        view = MatchState(1, hand, state)
+        first = agent.action_probabilities(view)
+        assert agent.action_probabilities(view) == first  # asked again: the same answer
+        players.append(agent.playing(view))
+    assert players.count(exploiter) / 400 == pytest.approx(share, abs=0.08)
+
+
+def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():
+    registry = default_registry()
+    assert default_strategy(NOLIMIT) == "adaptive" and default_strategy(LIMIT) == "adaptive"
+    assert default_strategy(NOLIMIT, fast=True) == "adaptive:0.02"
+    assert default_strategy(load_game("holdem-nolimit-3p")) == "miximax"
+    assert default_strategy(load_game("leduc")) == "adaptive"
+    agent = registry.create("adaptive:0.01", LIMIT, seed=1)
+    assert isinstance(agent, SafeAdaptiveAgent) and agent.exploiter.settings.time_budget == 0.01
+    outcome = run_inprocess_match(LIMIT, 20, 3, [agent, AlwaysRaise(LIMIT)], ["adaptive", "raise"])
+    assert outcome.illegal_actions == {"adaptive": 0, "raise": 0}
+    with pytest.raises(ValueError, match="time budget only in hold'em"):
+        registry.create("adaptive:0.01", load_game("leduc"), seed=1)
+
+
+def test_a_flop_equity_estimate_is_the_mean_of_sampled_turns_and_unbiased():
+    """On a flop the ledger averages the exact equities after sampled turn cards; over every
+    unseen turn card that average is the flop's exact equity."""
+    hole, flop = parse_cards("Th9h"), parse_cards("8h2cJd")
+    uniform = np.ones(NUM_HOLDINGS)
+    exact = float(equity_vs_ranges(hole, flop, uniform)[0])
+    generator = random.Random(5)
+    estimate = board_equity(hole, flop, generator)
+    picks = random.Random(5).sample([c for c in range(52) if c not in set(hole) | set(flop)], FLOP_SAMPLES)
+    expected = sum(float(equity_vs_ranges(hole, (*flop, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+    assert estimate == pytest.approx(expected) and estimate != pytest.approx(exact, abs=1e-9)
+    turn = (*flop, parse_cards("3s")[0])
+    assert board_equity(hole, turn, generator) == pytest.approx(float(equity_vs_ranges(hole, turn, uniform)[0]))
+
+
+def test_prepare_readies_both_parts():
+    class Prepared(Recorder):
+        prepared = 0
+
+        def prepare(self) -> None:
+            self.prepared += 1
+
+    blueprint, exploiter = Prepared(NOLIMIT, CALL), Prepared(NOLIMIT, CALL)
+    SafeAdaptiveAgent(NOLIMIT, 1, blueprint=blueprint, exploiter=exploiter).prepare()
+    assert blueprint.prepared == exploiter.prepared == 1
