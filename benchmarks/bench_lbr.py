@@ -52,7 +52,7 @@ def kernels(repeats: int) -> None:
     for name, known in (("pre-flop", 0), ("flop", 3), ("turn", 4), ("river", 5)):
         shown = board[:known]
         ours = median_seconds(lambda s=shown: equity_vs_ranges(hero, s, weights), repeats)
-        live = [(pair, w) for pair, w in pairs if not {*pair[0]} & {EVAL7[c] for c in hero + shown}]
+        live = [(pair, w) for pair, w in pairs if not {*pair} & {EVAL7[c] for c in hero + shown}]
         theirs = median_seconds(
             lambda s=shown, r=live: eval7.py_hand_vs_range_monte_carlo(hand, r, [EVAL7[c] for c in s], 2000), repeats
         )

@@ -43,6 +43,12 @@ COMMANDS: dict[str, CommandEntry] = {
         "Play a match between strategies (by registry name) and report the winnings.",
         context="MATCH_CONTEXT_SETTINGS",
     ),
+    "tournament": CommandEntry(
+        "pokerbot.bot.tournament_cli",
+        "tournament_command",
+        "Play a round-robin tournament of heads-up strategies in parallel; print the cross-table.",
+        context="TOURNAMENT_CONTEXT",
+    ),
     "dealer": CommandEntry(
         "pokerbot.bot.dealer_cli",
         "run_dealer",

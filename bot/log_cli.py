@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pokerbot.bot.aivat_cli import aivat_command
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
 from pokerbot.protocol.game import Game, format_game, load_game
@@ -206,3 +207,6 @@ def _write_acpc(hands: list[LoggedHand], out: Path, match_name: str) -> list[Pat
         written.append(game_file)
     out.write_text("\n".join(format_log(hands, label, match_name.replace(" ", "_"))) + "\n", encoding="utf-8")
     return written
+
+
+log_app.command("aivat")(aivat_command)

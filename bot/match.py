@@ -192,6 +192,7 @@ def run_inprocess_match(
     seconds_per_action: float = DEFAULT_SECONDS_PER_ACTION,
     limits: TimeLimits = TimeLimits(),
     wire: bool = False,
+    first_hand: int = 0,
 ) -> MatchOutcome:
     """Play ``hands`` hands between ``strategies`` (one per seat, named ``names``) in memory.
 
@@ -201,11 +202,15 @@ def run_inprocess_match(
     the ``SCORE`` line). An illegal action is repaired as the dealer repairs it (a no-limit
     raise clamped into range, anything else a call) and counted; with ``wire`` each line goes
     through a client session per seat and an illegal action becomes the client's fallback
-    call. After each hand every strategy observes its final view. Raises
+    call. After each hand every strategy observes its final view. ``first_hand`` plays the
+    seed's deals from that hand on, numbered and seated as in a longer match (a piece of one:
+    :mod:`pokerbot.bot.chunks`). Raises
     :class:`MatchConfigError` for wrong players and :class:`MatchError` when a strategy raises.
     """
     check_players(game, len(strategies), names)
-    session = DealerSession(game, hands, seed, names, fixed_seats=fixed_seats, limits=limits, wire=wire)
+    session = DealerSession(
+        game, hands, seed, names, fixed_seats=fixed_seats, limits=limits, wire=wire, first_hand=first_hand
+    )
     players = _InProcess(session, strategies, seconds_per_action, wire)
     with ExitStack() as stack:
         log: TextIO | None = None

@@ -1,7 +1,11 @@
 """``pokerbot match``: play a match between strategies and report who won, with what certainty.
 
 Loopback (the default) runs the dealer and one client per player on 127.0.0.1 in one event
-loop; ``--in-process`` plays the same hands without sockets. Results: a table (chips,
+loop; ``--in-process`` plays the same hands without sockets. ``--jobs N``, ``--address``,
+``--chunk-hands`` or ``--aivat`` play in process, in chunks of consecutive hands on the
+executor (:mod:`pokerbot.bot.chunks`, :mod:`pokerbot.bot.executor`: one long match, merged
+exactly; a learning strategy learns within its chunk); ``--aivat`` adds AIVAT's
+variance-reduced figures (heads-up). Results: a table (chips,
 mbb/hand and its 95 % confidence interval, totals in big blinds), optionally ``--json``, and in
 ``--out`` the match log(s) and ``bankroll.png`` (cumulative big blinds per player against hand
 number); the paths written are printed on standard error.
@@ -22,6 +26,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from pokerbot.bot.aivat_cli import aivat_report, aivat_table
+from pokerbot.bot.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
+from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
 from pokerbot.bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.bot.stats import PlayerStats, is_small_game, match_stats
@@ -57,12 +64,27 @@ def match_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     fixed_seats: bool = typer.Option(False, "--fixed-seats", help="Seats do not rotate between hands."),
     name: str = typer.Option("match", "--name", help="Match name: the log is <out>/<name>.log."),
+    jobs: int | None = typer.Option(None, "--jobs", help=f"{JOBS_HELP} Implies --in-process (default 1)."),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
+    chunk_hands: int | None = typer.Option(
+        None,
+        "--chunk-hands",
+        help=f"Hands per chunk (in process; default {DEFAULT_CHUNK_HANDS} with --jobs or --address, else all).",
+    ),
+    aivat: bool = typer.Option(False, "--aivat", help="Also AIVAT's variance-reduced winnings (heads-up, in process)."),
 ) -> None:
     """Play a match between strategies (by registry name) and report the winnings."""
     errors = Console(stderr=True)
     registry = default_registry()
+    chunked = jobs is not None or address is not None or chunk_hands is not None or aivat
     try:
+        if chunked and chunk_hands is None and (jobs not in (None, 1) or address is not None):
+            chunk_hands = DEFAULT_CHUNK_HANDS
+        if chunk_hands is not None and chunk_hands < 1:
+            raise MatchConfigError(f"--chunk-hands must be at least 1, got {chunk_hands}")
         game_definition = load_game(game)
+        if aivat and game_definition.num_players != 2:
+            raise MatchConfigError(f"--aivat is for heads-up games; {game} has {game_definition.num_players} players")
         strategy_names = _players(players, ctx.args, game_definition)
         plan = make_plan(
             game_definition,
@@ -72,7 +94,7 @@ def match_command(
             strategy_names,
             registry,
             duplicate=duplicate,
-            in_process=in_process,
+            in_process=in_process or chunked,
             fixed_seats=fixed_seats,
             output_dir=out,
             match_name=name,
@@ -83,8 +105,16 @@ def match_command(
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
     started = time.perf_counter()
+    merged: list[MergedMatch] = []
     try:
-        outcomes = _play(plan, registry, quiet)
+        if chunked:
+            merged = _play_chunked(plan, quiet, jobs, address, chunk_hands, aivat)
+            outcomes = [match.outcome for match in merged]
+        else:
+            outcomes = _play(plan, registry, quiet)
+    except ExecutorError as error:
+        errors.print(f"error: {error}", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
     except UnknownStrategyError as error:  # a strategy's argument or file, found bad when it is built
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
@@ -99,9 +129,20 @@ def match_command(
     elapsed = time.perf_counter() - started
     stats = match_stats([o.per_hand_values for o in outcomes], plan.names, game_definition.big_blind)
     Console().print(_table(plan, stats, elapsed))
+    figures = None
+    if aivat:
+        figures = aivat_figures(merged, plan.names, game_definition.big_blind)
+        known = {name: s for name, s in zip(plan.names, plan.strategies, strict=True) if name in figures["known"]}
+        title = f"AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
+        Console().print(aivat_table(title, figures["players"], known, game_definition.big_blind))
     plot = _plot(plan, outcomes)
     if json_path is not None:
-        json_path.write_text(json.dumps(_report(plan, outcomes, stats, elapsed, plot), indent=2) + "\n")
+        report = _report(plan, outcomes, stats, elapsed, plot)
+        if chunked:
+            report["chunk_hands"] = chunk_hands or plan.hands
+        if figures is not None:
+            report["aivat"] = figures
+        json_path.write_text(json.dumps(report, indent=2) + "\n")
     announce([*(o.log_path for o in outcomes), plot, json_path])
     failed = [o.error for o in outcomes if o.error is not None]
     if failed:
@@ -128,6 +169,32 @@ def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[Matc
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(" vs ".join(plan.names), total=total)
         return play_plan(plan, registry, on_hand=lambda _hand: progress.advance(task))
+
+
+def _play_chunked(
+    plan: MatchPlan, quiet: bool, jobs: int | None, address: str | None, chunk_hands: int | None, aivat: bool
+) -> list[MergedMatch]:
+    """Play ``plan`` in chunks on the executor, under a progress bar (none when ``quiet``)."""
+    from pokerbot.bot.chunks import play_plan_chunked
+
+    total = plan.hands * (2 if plan.duplicate else 1)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with (
+        make_executor(jobs or 1, address) as executor,
+        Progress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress,
+    ):
+        task = progress.add_task(" vs ".join(plan.names), total=total)
+        return play_plan_chunked(
+            plan, executor, chunk_hands=chunk_hands, aivat=aivat, on_hand=lambda count: progress.advance(task, count)
+        )
+
+
+def aivat_figures(merged: Sequence[MergedMatch], names: Sequence[str], big_blind: int) -> dict[str, Any]:
+    """The AIVAT figures of a (duplicate) match played with ``aivat``: known players and, per
+    player, plain and AIVAT winnings with intervals and standard deviations."""
+    runs = [(match.outcome.per_hand_values, match.estimates or []) for match in merged]
+    known = sorted(set.intersection(*(set(match.known) for match in merged))) if merged else []
+    return {"known": known, "players": aivat_report(runs, names, big_blind)}
 
 
 def _fmt(value: float, digits: int = 0) -> str:

@@ -45,6 +45,11 @@ class PlayerStats:
         return 1000.0 * self.ci95 / self.big_blind
 
     @property
+    def sd(self) -> float:
+        """The sample standard deviation of the series, in chips per hand (per deal)."""
+        return self.ci95 * math.sqrt(self.hands) / Z_95 if self.hands > 1 else math.nan
+
+    @property
     def interval(self) -> tuple[float, float]:
         """The 95 % confidence interval of :attr:`mean`, in chips per hand."""
         return self.mean - self.ci95, self.mean + self.ci95

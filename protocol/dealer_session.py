@@ -139,7 +139,10 @@ class DealerSession:
     in memory asks :meth:`view` instead, which is several times faster); :meth:`receive` is
     then refused. With ``transactions=True`` every action taken is also an :class:`Acted`
     event (the transaction file), and :meth:`resume`, called before :meth:`start`, replays a
-    transaction file: the match then goes on where it stopped.
+    transaction file: the match then goes on where it stopped. ``first_hand`` starts the
+    match at that hand of the seed's deals (the earlier deals are skipped; hand numbers and
+    seat rotation go on from there): a long match played in pieces deals and seats each piece
+    exactly as the long match would.
     """
 
     def __init__(
@@ -154,9 +157,12 @@ class DealerSession:
         limits: TimeLimits | None = None,
         wire: bool = True,
         transactions: bool = False,
+        first_hand: int = 0,
     ) -> None:
         if hands < 0:
             raise ValueError(f"the number of hands must be at least 0, got {hands}")
+        if first_hand < 0:
+            raise ValueError(f"the first hand must be at least 0, got {first_hand}")
         self.game = game
         self.hands = hands
         self.names = check_player_names(names, game.num_players)
@@ -167,6 +173,8 @@ class DealerSession:
         self.transactions = transactions
         self._resumed = False
         self._dealer = Dealer(game, seed)
+        self._dealer.skip(first_hand)
+        self.first_hand = first_hand
         n = game.num_players
         self.totals: dict[str, float] = dict.fromkeys(self.names, 0.0)
         self.per_hand_values: list[dict[str, float]] = []
@@ -176,7 +184,7 @@ class DealerSession:
         self.error: str | None = None
         self.finished = False
         self._started = False
-        self._hand_number = -1
+        self._hand_number = first_hand - 1
         self._state: HandState | None = None
         self._sent = [""] * n
         self._awaiting: int | None = None
@@ -203,7 +211,7 @@ class DealerSession:
 
     @property
     def hand_number(self) -> int:
-        """The number of the current hand (-1 before the first)."""
+        """The number of the current hand (``first_hand - 1`` before the first)."""
         return self._hand_number
 
     def seat_of(self, position: int) -> int:
@@ -372,7 +380,7 @@ class DealerSession:
         """``seat`` went away (``reason`` says how): the match ends, unless it is already over."""
         if self.finished:
             return []
-        where = f" in hand {self._hand_number}" if self._started and self._hand_number >= 0 else ""
+        where = f" in hand {self._hand_number}" if self._started and self._hand_number >= self.first_hand else ""
         return self._abort(seat, f"{self._seat_label(seat)} {reason}{where}")
 
     def abort(self, reason: str) -> list[DealerEvent]:

@@ -60,6 +60,12 @@ class Dealer:
         self.game = game
         self._rng = MersenneTwister(seed)
 
+    def skip(self, hands: int) -> None:
+        """Pass over the next ``hands`` deals (every card of each is drawn and dropped)."""
+        draw = self._rng.next_uint32
+        for _ in range(hands * (self.game.num_hole_cards * self.game.num_players + self.game.total_board_cards)):
+            draw()
+
     def deal(self) -> Deal:
         """The next hand's cards."""
         game = self.game

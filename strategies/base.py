@@ -98,8 +98,14 @@ class Strategy(ABC):
         """A key of the private cards :meth:`action_probabilities` depends on in ``view``:
         two views that differ only in the acting player's hole cards and have equal keys get
         equal probabilities (so a best response asks once per key). By default the hole
-        cards themselves; ``()`` for a strategy that ignores its cards."""
+        cards themselves; ``()`` for a strategy that ignores its cards (then also set
+        :attr:`ignores_cards`)."""
         return view.hole_cards
+
+    ignores_cards: bool = False
+    """True for a strategy whose action probabilities never depend on its own hole cards
+    (:meth:`probability_key` always ``()``): a best response asks it once for a whole range
+    instead of grouping the 1,326 holdings by key."""
 
 
 def normalized(weights: Mapping[Action, float]) -> ActionProbabilities:

@@ -27,6 +27,8 @@ def _raise_to(game: Game, size: int) -> Action:
 class _Deterministic(Strategy):
     """A strategy whose action follows from the public state alone (no cards, no randomness)."""
 
+    ignores_cards = True
+
     def action(self, view: MatchState) -> Action:
         """The action taken in ``view``."""
         raise NotImplementedError
@@ -101,6 +103,8 @@ class RandomPlayer(Strategy):
     Fold 6 %, call 47 %, raise 47 %, renormalised among the legal actions; a no-limit raise
     goes to a size drawn uniformly from the legal raise-to range (chips).
     """
+
+    ignores_cards = True
 
     name = "random"
     cheap = True

@@ -15,7 +15,8 @@ cards, five board cards in all; three, four or five of them known):
   Monte Carlo over ``samples`` boards drawn by the caller's seed, each board scored exactly
   against the whole range (standard deviation below ``0.5 / sqrt(samples)``).
 
-Hands are ranked by :func:`rank_hand`, the compiled twin of
+Hands are ranked by the card abstraction's compiled ranker,
+:func:`pokerbot.models.buckets.evaluator.rank_hand`, the twin of
 :func:`pokerbot.protocol.ranking.rank_generic` (same integer for every hand, a test checks it;
 that function orders hands as eval7 does). Cards are :mod:`pokerbot.protocol.cards` integers
 (``rank * 4 + suit``). A holding's index is its position in :data:`HOLDINGS` (pairs of cards,
@@ -27,13 +28,13 @@ call of a process compiles for a few seconds.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from typing import TypeVar, cast
 
 import numpy as np
 from numba import njit
 
+from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, NUM_CARDS, NUM_HANDS, rank_hand
 from pokerbot.protocol.cards import Card
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -48,20 +49,17 @@ def _compiled(function: F) -> F:
         return cast(F, njit(function))
 
 
-NUM_CARDS = 52
 TOTAL_BOARD = 5
-HOLDINGS: np.ndarray = np.array(list(itertools.combinations(range(NUM_CARDS), 2)), dtype=np.int64)
-"""The 1,326 holdings as (lower card, higher card) rows."""
-NUM_HOLDINGS = len(HOLDINGS)
-_INDEX = np.full((NUM_CARDS, NUM_CARDS), -1, dtype=np.int64)
-for _i, (_a, _b) in enumerate(HOLDINGS):
-    _INDEX[_a, _b] = _INDEX[_b, _a] = _i
+HOLDINGS: np.ndarray = HAND_CARDS
+"""The 1,326 holdings as (lower card, higher card) rows, in lexicographic order: the card
+abstraction's hand numbering (:data:`~pokerbot.models.buckets.evaluator.HAND_CARDS`)."""
+NUM_HOLDINGS = NUM_HANDS
 
 
 def holding_index(cards: Sequence[Card]) -> int:
     """The index in :data:`HOLDINGS` of two distinct hole cards (either order)."""
     first, second = cards
-    index = int(_INDEX[first, second])
+    index = int(HAND_INDEX[first, second])
     if index < 0:
         raise ValueError(f"not a holding: {cards!r}")
     return index
@@ -75,98 +73,8 @@ def conflict_mask(cards: Sequence[Card]) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ ranking
-@_compiled
-def _pack(category: int, r0: int, r1: int, r2: int, r3: int, r4: int) -> int:
-    """The integer of :func:`pokerbot.protocol.ranking._pack`: ranks are stored plus one, -1 means none."""
-    return (((((category << 4 | (r0 + 1)) << 4 | (r1 + 1)) << 4 | (r2 + 1)) << 4 | (r3 + 1)) << 4) | (r4 + 1)
-
-
-@_compiled
-def _straight_top(mask: int) -> int:
-    """The top rank of the best straight in a 13-bit rank mask, or -1."""
-    for top in range(12, 3, -1):
-        if (mask >> (top - 4)) & 0x1F == 0x1F:
-            return top
-    if mask & 0x100F == 0x100F:  # A-2-3-4-5
-        return 3
-    return -1
-
-
-@_compiled
-def _with_kickers(value: int, slots: int, mask: int, skip_a: int, skip_b: int, want: int) -> int:
-    """``value`` (a category and the ranks so far, ``slots`` of the five rank slots used) with
-    the ``want`` highest ranks of ``mask`` other than two skipped ones appended, empty slots 0."""
-    count = 0
-    for rank in range(12, -1, -1):
-        if count == want:
-            break
-        if mask >> rank & 1 and rank != skip_a and rank != skip_b:
-            value = value << 4 | (rank + 1)
-            count += 1
-    return value << (4 * (5 - slots - count))
-
-
-@_compiled
-def _flush_value(mask: int) -> int:
-    """The value of the best flush (or straight flush) in one suit's 13-bit rank mask (5+ bits)."""
-    top = _straight_top(mask)
-    if top >= 0:
-        return _pack(8, top, -1, -1, -1, -1)
-    return _with_kickers(5, 0, mask, -1, -1, 5)
-
-
-@_compiled
-def _plain_value(counts: np.ndarray) -> int:
-    """The value of the best hand without a flush, from the cards' count per rank."""
-    mask = 0
-    quad = trips = pair1 = pair2 = -1
-    for rank in range(12, -1, -1):
-        c = counts[rank]
-        if c == 0:
-            continue
-        mask |= 1 << rank
-        if c >= 4 and quad < 0:
-            quad = rank
-        elif c == 3 and trips < 0:
-            trips = rank
-        elif c >= 2 and pair1 < 0:
-            pair1 = rank  # a second three of a kind plays as the pair of a full house
-        elif c >= 2 and pair2 < 0:
-            pair2 = rank
-    if quad >= 0:
-        return _with_kickers(7 << 4 | (quad + 1), 1, mask, quad, -1, 1)
-    if trips >= 0 and pair1 >= 0:
-        return _pack(6, trips, pair1, -1, -1, -1)
-    top = _straight_top(mask)
-    if top >= 0:
-        return _pack(4, top, -1, -1, -1, -1)
-    if trips >= 0:
-        return _with_kickers(3 << 4 | (trips + 1), 1, mask, trips, -1, 2)
-    if pair2 >= 0:
-        return _with_kickers((2 << 4 | (pair1 + 1)) << 4 | (pair2 + 1), 2, mask, pair1, pair2, 1)
-    if pair1 >= 0:
-        return _with_kickers(1 << 4 | (pair1 + 1), 1, mask, pair1, -1, 3)
-    return _with_kickers(0, 0, mask, -1, -1, 5)
-
-
-@_compiled
-def rank_hand(cards: np.ndarray, n: int) -> int:
-    """Rank the first ``n`` cards of ``cards`` (1 to 7 cards); larger is better.
-
-    The same integers as :func:`pokerbot.protocol.ranking.rank_generic`.
-    """
-    counts = np.zeros(13, dtype=np.int64)
-    suit_masks = np.zeros(4, dtype=np.int64)
-    suit_counts = np.zeros(4, dtype=np.int64)
-    for i in range(n):
-        counts[cards[i] >> 2] += 1
-        suit_masks[cards[i] & 3] |= 1 << (cards[i] >> 2)
-        suit_counts[cards[i] & 3] += 1
-    value = _plain_value(counts)
-    for suit in range(4):
-        if suit_counts[suit] >= 5:
-            value = max(value, _flush_value(suit_masks[suit]))
-    return value
+_NEUTRAL_SUITS = np.array([0, 1, 2, 3, 0, 1, 2], dtype=np.int64)
+"""Suits for seven cards of which no five share one: ranking them gives the best hand without a flush."""
 
 
 @_compiled
@@ -175,27 +83,28 @@ def _rank_holdings(board: np.ndarray, holdings: np.ndarray, ranks: np.ndarray) -
     card); return the number of holdings ranked.
 
     Without a flush a hand's value depends on its ranks alone, so the values of the 91 pairs of
-    ranks are computed once per board; holdings that complete a flush are valued on their own.
+    ranks are computed once per board (the cards ranked with suits of which no five agree);
+    holdings that can complete a flush are ranked with their own cards.
     """
     used = np.zeros(NUM_CARDS, dtype=np.bool_)
     counts = np.zeros(13, dtype=np.int64)
-    suit_masks = np.zeros(4, dtype=np.int64)
     suit_counts = np.zeros(4, dtype=np.int64)
+    plain_cards = np.empty(7, dtype=np.int64)
+    cards = np.empty(7, dtype=np.int64)
     for i in range(5):
         card = board[i]
         used[card] = True
         counts[card >> 2] += 1
-        suit_masks[card & 3] |= 1 << (card >> 2)
         suit_counts[card & 3] += 1
+        plain_cards[i] = (card >> 2) * 4 + _NEUTRAL_SUITS[i]
+        cards[i] = card
     plain = np.zeros((13, 13), dtype=np.int64)
     for low in range(13):
         for high in range(low, 13):
-            counts[low] += 1
-            counts[high] += 1
-            if counts[low] <= 4 and counts[high] <= 4:
-                plain[low, high] = plain[high, low] = _plain_value(counts)
-            counts[low] -= 1
-            counts[high] -= 1
+            if counts[low] + 1 + (low == high) <= 4 and counts[high] + 1 <= 4:
+                plain_cards[5] = low * 4 + _NEUTRAL_SUITS[5]
+                plain_cards[6] = high * 4 + _NEUTRAL_SUITS[6]
+                plain[low, high] = plain[high, low] = rank_hand(plain_cards, 7)
     flush_suit = -1
     for suit in range(4):
         if suit_counts[suit] >= 3:
@@ -210,12 +119,9 @@ def _rank_holdings(board: np.ndarray, holdings: np.ndarray, ranks: np.ndarray) -
         if flush_suit >= 0:
             extra = (1 if a & 3 == flush_suit else 0) + (1 if b & 3 == flush_suit else 0)
             if suit_counts[flush_suit] + extra >= 5:
-                mask = suit_masks[flush_suit]
-                if a & 3 == flush_suit:
-                    mask |= 1 << (a >> 2)
-                if b & 3 == flush_suit:
-                    mask |= 1 << (b >> 2)
-                value = max(value, _flush_value(mask))
+                cards[5] = a
+                cards[6] = b
+                value = rank_hand(cards, 7)
         ranks[h] = value
         valid += 1
     return valid
@@ -421,6 +327,5 @@ __all__ = [
     "equity_vs_random_all",
     "equity_vs_ranges",
     "holding_index",
-    "rank_hand",
     "score_survival",
 ]

@@ -129,3 +129,18 @@ def test_bad_abstractions_are_refused():
         EhsAbstraction.create(load_game("holdem-limit-2p"), 10, "percentile")
     with pytest.raises(AbstractionError, match="too large"):
         ExactAbstraction(load_game("holdem-limit-2p"))
+
+
+def test_a_whole_range_asked_on_one_board_gets_the_single_hand_values():
+    """From the second holding on one board, the board is valued at once (board_ehs): the same
+    numbers as one holding at a time, so a range question (LBR) changes no bucket."""
+    game = load_game("holdem-limit-2p")
+    board = cards_from_string("2c7dTh")
+    ranged = EhsAbstraction.create(game, 10)
+    rng = random.Random(5)
+    holdings = [h for h in itertools.combinations(range(52), 2) if not set(h) & set(board)]
+    for hole in rng.sample(holdings, 40):
+        alone = EhsAbstraction.create(game, 10)  # one holding: valued alone
+        assert ranged.ehs(list(hole), board) == alone.ehs(list(hole), board) == hand_ehs(list(hole), board)
+        assert ranged.bucket(list(hole), board, 1) == alone.bucket(list(hole), board, 1)
+    assert tuple(board) in ranged._boards

@@ -26,12 +26,15 @@ QUICK = LbrSettings(equity_samples=200)
 """Fewer pre-flop equity samples where the figure does not matter (the tests stay fast)."""
 
 
-def test_lbr_against_always_fold_wins_750_mbb():
-    """LBR limps as the small blind and bets the turn (+1 big blind), and takes the small
-    blind as the big blind: 750 mbb/hand, the paper's figure."""
-    result = run_lbr(NOLIMIT, RegistryStrategy("always-fold"), 60, 1, workers=1, settings=QUICK)
+@pytest.mark.parametrize("game", [NOLIMIT, LIMIT], ids=["nolimit", "limit"])
+def test_lbr_against_always_fold_wins_750_mbb(game):
+    """LBR wins the big blind as the small blind (no-limit: it limps and bets the turn; limit:
+    it raises, or limps and bets the flop) and the small blind as the big blind: 750
+    mbb/hand, the paper's figure, in both games."""
+    result = run_lbr(game, RegistryStrategy("always-fold"), 60, 1, workers=1, settings=QUICK)
     assert result.mbb_per_hand == pytest.approx(750.0, rel=0.02)
     assert result.illegal_actions == 0 and result.hands == 60 and result.deals == 30
+    assert result.chips_per_hand == pytest.approx(0.75 * game.big_blind, rel=0.02)
 
 
 def river_spot() -> tuple[HandState, int]:
@@ -285,3 +288,42 @@ def test_lbr_exploits_always_call_more_than_miximax_does():
     miximax = recorded["deal_values"]
     result = run_lbr(NOLIMIT, RegistryStrategy("always-call"), 2 * len(miximax), 11, workers=1)
     assert sum(result.deal_values) > sum(miximax)
+
+
+def test_preflop_equity_against_a_uniform_range_is_the_class_table():
+    """A range still uniform pre-flop (a random hand) is valued with the abstraction's exact
+    class table, which the Monte Carlo agrees with; a range that is not keeps the Monte Carlo."""
+    from pokerbot.models.buckets.preflop import preflop_ehs_table
+    from pokerbot.strategies.showdown import conflict_mask, equity_vs_ranges, holding_index
+
+    lbr = LocalBestResponse(NOLIMIT, 3, default_registry().create("always-call", NOLIMIT, 3))
+    for text in ("AsAh", "7c2d", "JhTh"):
+        hole = tuple(cards_from_string(text))
+        uniform = np.where(conflict_mask(hole), 0.0, 1.0 / 1225)
+        table = float(preflop_ehs_table()[holding_index(hole)])
+        assert lbr._equity(hole, (), uniform) == table
+        sampled = float(equity_vs_ranges(hole, (), uniform, samples=4000, seed=1)[0])
+        assert abs(sampled - table) < 0.025  # 3 standard deviations of 4,000 samples
+        skewed = uniform.copy()
+        skewed[np.flatnonzero(skewed)[:300]] *= 2.0
+        assert lbr._equity(hole, (), skewed) != table
+    assert lbr._equity(tuple(cards_from_string("AsAh")), tuple(cards_from_string("2c3d4h")), uniform) != table
+
+
+@pytest.mark.parametrize("name", ["always-call", "always-raise", "always-allin", "always-fold", "random"])
+def test_strategies_that_ignore_their_cards_say_so_and_answer_alike(name):
+    """A strategy flagged ``ignores_cards`` (LBR asks it once per range) gives every holding
+    the same probabilities and the key ``()``."""
+    opponent = default_registry().create(name, NOLIMIT, 1)
+    assert opponent.ignores_cards
+    state, _me = river_spot()
+    state = HandState(NOLIMIT, [None, None], state.board_cards)
+    state.apply(Action.raise_to(300))
+    answers = []
+    for text in ("AsAh", "7c2d", "JhTh"):
+        view = state.view(1)
+        view.hole_cards = [None, tuple(cards_from_string(text))]
+        answers.append(opponent.action_probabilities(MatchState(1, 0, view)))
+        assert opponent.probability_key(MatchState(1, 0, view)) == ()
+    assert answers[0] == answers[1] == answers[2]
+    assert not default_registry().create("tight-aggressive", NOLIMIT, 1).ignores_cards

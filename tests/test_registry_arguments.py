@@ -86,7 +86,7 @@ def test_miximax_argument_also_takes_settings() -> None:
         ("miximax:0.05,bogus=1", r"bad setting \(bogus: Extra inputs are not permitted\)"),
         ("miximax:range_showdowns=-1", r"range_showdowns: Input should be greater than or equal to 0"),
         ("miximax:use_models=maybe", "use_models: Input should be a valid boolean"),
-        ("miximax:0.05,0.1", r"a setting is KEY=VALUE, got '0.1' \(the time budget comes first\)"),
+        ("miximax:0.05,0.1", r"a setting is KEY=VALUE, got '0.1' \(the budget comes first\)"),
         ("miximax:search=1,search.temperature=0", "'search' is given both as a value and as a group"),
     ],
 )

@@ -8,6 +8,7 @@ import eval7
 import numpy as np
 import pytest
 
+from pokerbot.models.buckets.evaluator import rank_hand
 from pokerbot.models.handstrength import hand_strength
 from pokerbot.protocol.cards import CARD_STRINGS, cards_from_string
 from pokerbot.protocol.game import load_game
@@ -15,23 +16,42 @@ from pokerbot.protocol.ranking import rank_generic
 from pokerbot.strategies.showdown import (
     HOLDINGS,
     NUM_HOLDINGS,
+    _rank_holdings,
     conflict_mask,
     equity_vs_random_all,
     equity_vs_ranges,
     holding_index,
-    rank_hand,
     score_survival,
 )
 
 GAME = load_game("holdem-nolimit-2p")
 
 
-@pytest.mark.parametrize("count", [1, 3, 5, 6, 7])
-def test_rank_hand_equals_the_generic_ranker(count):
-    rng = random.Random(count)
-    for _ in range(3000):
-        cards = rng.sample(range(52), count)
-        assert rank_hand(np.array(cards + [0] * (7 - count), dtype=np.int64), count) == rank_generic(cards)
+@pytest.mark.parametrize("board", ["2c7dTh9sKh", "AhKhQh3h2c", "5c4c3c2c9d", "KsKhKd2c2d", "7s7h2c2d9h", "Ac5d9hJsQc"])
+def test_every_holding_is_ranked_as_the_generic_ranker_ranks_it(board):
+    """The per-board ranking of all holdings (rank pairs valued once, flush draws on their
+    own cards) gives every holding the dealer's value."""
+    cards = list(cards_from_string(board))
+    ranks = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    valid = _rank_holdings(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
+    assert valid == NUM_HOLDINGS - conflict_mask(cards).sum()
+    for h, (low, high) in enumerate(HOLDINGS):
+        expected = -1 if {int(low), int(high)} & set(cards) else rank_generic([*cards, int(low), int(high)])
+        assert ranks[h] == expected
+
+
+def test_random_boards_rank_every_holding_as_the_generic_ranker():
+    rng = random.Random(9)
+    ranks = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    for _ in range(20):
+        cards = rng.sample(range(52), 5)
+        _rank_holdings(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
+        for h in rng.sample(range(NUM_HOLDINGS), 200):
+            low, high = (int(c) for c in HOLDINGS[h])
+            if {low, high} & set(cards):
+                assert ranks[h] == -1
+            else:
+                assert ranks[h] == rank_generic([*cards, low, high])
 
 
 def test_rank_hand_on_hands_that_need_care():

@@ -31,8 +31,11 @@ searching again. One answer after the chart costs one search (``costly_probabili
 
 The models (from their prior, :func:`~pokerbot.strategies.agent.opponents.adaptive_models`)
 are made at the first decision or observation. Each decision searches until
-``min(deadline - safety_margin, now + time_budget)`` (seconds), or until the search's node
-budget. All randomness comes from the constructor's seed.
+``min(deadline - safety_margin, now + time_budget)`` (seconds); with a node budget
+(``search.node_budget``, ``miximax:2000nodes``) it searches until the budget instead and never
+reads the clock, so the same seed plays the same match on any machine and under any load (the
+caller's deadline is then not watched: pick a budget well inside it). All randomness comes from
+the constructor's seed.
 """
 
 from __future__ import annotations
@@ -225,8 +228,10 @@ class MiximaxAgent(Strategy):
             return self.preflop.decide(view, predictors)
         win_model = self._win_model(view)
         predict: ActionModels = self._predictors(me) if use_models else _uniform
-        now = time.monotonic()
-        stop = min(deadline - self.settings.safety_margin, now + self.settings.time_budget)
+        if self.settings.search.node_budget is None:
+            stop = min(deadline - self.settings.safety_margin, time.monotonic() + self.settings.time_budget)
+        else:
+            stop = math.inf  # the node budget alone ends the search: reproducible (module docstring)
         result = search(
             state.copy(),
             me,
@@ -295,24 +300,47 @@ def parse_budget(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise ValueError(f"the argument is a time budget in seconds per decision, got {text!r}") from None
+        raise ValueError(
+            f"the argument is a time budget in seconds per decision, got {text!r} (or a node budget: 2000nodes)"
+        ) from None
     if not 0.0 < seconds <= 60.0:
         raise ValueError(f"the time budget must be in (0, 60] seconds per decision, got {text!r}")
     return seconds
 
 
+NODES_SUFFIX = "nodes"
+MAX_NODE_BUDGET = 100_000_000
+
+
+def parse_node_budget(text: str) -> int | None:
+    """The node budget of a registry argument ``NODESnodes`` (``2000nodes``), None for any
+    other argument; ValueError for a bad count."""
+    if not text.endswith(NODES_SUFFIX):
+        return None
+    count = text[: -len(NODES_SUFFIX)]
+    if not count.isdigit() or not 1 <= int(count) <= MAX_NODE_BUDGET:
+        raise ValueError(f"a node budget is 1..{MAX_NODE_BUDGET} search nodes per decision (2000nodes), got {text!r}")
+    return int(count)
+
+
 def parse_settings(argument: str) -> tuple[float | None, dict[str, Any]]:
-    """A registry argument ``[SECONDS][,KEY=VALUE...]``: the time budget of a decision and
-    :class:`AgentSettings` fields (``range_showdowns=0``, ``use_models=false``, a nested one
-    as ``search.temperature=0``); ValueError if malformed. Values are validated by the settings."""
+    """A registry argument ``[BUDGET][,KEY=VALUE...]``: the budget of a decision, ``SECONDS``
+    (the time budget) or ``NODESnodes`` (the search's node budget, the same as
+    ``search.node_budget=NODES``: reproducible play), and :class:`AgentSettings` fields
+    (``range_showdowns=0``, ``use_models=false``, a nested one as ``search.temperature=0``);
+    ValueError if malformed. Values are validated by the settings."""
     budget: float | None = None
     updates: dict[str, Any] = {}
     for index, item in enumerate(part.strip() for part in argument.split(",")):
         key, equals, value = item.partition("=")
         if not equals:
             if index:
-                raise ValueError(f"a setting is KEY=VALUE, got {item!r} (the time budget comes first)")
-            budget = parse_budget(item)
+                raise ValueError(f"a setting is KEY=VALUE, got {item!r} (the budget comes first)")
+            nodes = parse_node_budget(item)
+            if nodes is None:
+                budget = parse_budget(item)
+            else:
+                updates.setdefault("search", {})["node_budget"] = nodes
             continue
         *parents, field = key.strip().split(".")
         target = updates
@@ -327,8 +355,9 @@ def parse_settings(argument: str) -> tuple[float | None, dict[str, Any]]:
 def miximax_factory(
     game: Game, seed: int | None = None, argument: str | None = None, *, learn: bool = True
 ) -> Strategy:
-    """The registry factory: ``miximax``, ``miximax:SECONDS`` (the time budget of a decision) or
-    ``miximax:[SECONDS,]KEY=VALUE,...`` (settings, :func:`parse_settings`); ``learn=False``
+    """The registry factory: ``miximax``, ``miximax:SECONDS`` (the time budget of a decision),
+    ``miximax:NODESnodes`` (a node budget: reproducible play) or
+    ``miximax:[BUDGET,]KEY=VALUE,...`` (settings, :func:`parse_settings`); ``learn=False``
     keeps the models' prior (the ``miximax-static`` strategy)."""
     budget, updates = parse_settings(argument) if argument is not None else (None, {})
     fields: dict[str, Any] = {"learn": learn, **updates}
@@ -349,6 +378,7 @@ __all__ = [
     "MiximaxAgent",
     "miximax_factory",
     "parse_budget",
+    "parse_node_budget",
     "parse_settings",
     "plays",
 ]

@@ -13,7 +13,7 @@ from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.infosets import infoset_key
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.base import ActionProbabilities, Strategy
 from pokerbot.strategies.solvers.policy import Policy, check_game
 
 
@@ -31,17 +31,33 @@ class PolicyStrategy(Strategy):
         self.misses = 0
         """Decisions taken uniformly because the policy had no usable entry."""
 
-    def decide(self, view: MatchState, deadline: float) -> Action:
-        """Sample an action of the policy at the player's information set (uniform if unknown)."""
+    def _distribution(self, view: MatchState) -> tuple[str, tuple[float, ...], bool]:
+        """The legal action characters, their probabilities, and whether the policy had them."""
         state = view.state
         legal = state.legal_actions()
         chars = ("f" if legal.can_fold else "") + "c" + ("r" if legal.can_raise else "")
         key = infoset_key(view.hole_cards, state)
         if key in self.policy and self.policy.actions(key) == chars:
-            probabilities: tuple[float, ...] = self.policy.probabilities(key)
-        else:
+            return chars, self.policy.probabilities(key), True
+        return chars, (1.0 / len(chars),) * len(chars), False
+
+    def _action(self, char: str, view: MatchState) -> Action:
+        if char == "f":
+            return FOLD
+        if char == "c":
+            return CALL
+        return Action.raise_to(view.state.legal_actions().min_raise_to) if self.game.is_nolimit else LIMIT_RAISE
+
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        """The policy's probabilities at the player's information set (uniform if unknown)."""
+        chars, probabilities, _found = self._distribution(view)
+        return {self._action(c, view): p for c, p in zip(chars, probabilities, strict=True) if p > 0.0}
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        """Sample an action of the policy at the player's information set (uniform if unknown)."""
+        chars, probabilities, found = self._distribution(view)
+        if not found:
             self.misses += 1
-            probabilities = (1.0 / len(chars),) * len(chars)
         draw = self.rng.random()
         chosen = chars[-1]
         cumulative = 0.0
@@ -50,11 +66,7 @@ class PolicyStrategy(Strategy):
             if draw < cumulative:
                 chosen = char
                 break
-        if chosen == "f":
-            return FOLD
-        if chosen == "c":
-            return CALL
-        return Action.raise_to(legal.min_raise_to) if self.game.is_nolimit else LIMIT_RAISE
+        return self._action(chosen, view)
 
 
 __all__ = ["PolicyStrategy"]
