@@ -190,8 +190,9 @@ def default_registry() -> StrategyRegistry:
             name="miximax",
             factory=_miximax,
             summary="Pre-flop chart, then miximax search with adapting opponent models (2- and 3-player "
-            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:SECONDS,KEY=VALUE,... "
-            "also the agent's settings (range_showdowns=0, use_models=false, search.temperature=0).",
+            "hold'em); miximax:SECONDS sets the time per decision (default 0.05), miximax:NODESnodes a node "
+            "budget instead (reproducible), miximax:SECONDS,KEY=VALUE,... also the agent's settings "
+            "(range_showdowns=0, use_models=false, search.temperature=0).",
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
