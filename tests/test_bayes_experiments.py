@@ -9,8 +9,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from pokerbot.bot.executor import Executor
 from pokerbot.bot.experiments import kuhn_sim as ks
 from pokerbot.bot.experiments.kuhn_models import PRIORS, KuhnP2Model, observation_name
+from pokerbot.bot.experiments.leduc_study import LeducStudyConfig, run_leduc_study
 from pokerbot.bot.experiments.small_game_opponents import (
     acpc_random_profile,
     fixed_exploitability_kuhn,
@@ -156,3 +158,24 @@ def test_experiment_leduc_command(tmp_path):
             assert {"total", "best_response_value", "band_low", "band_high", "equilibrium_value"} <= set(summary)
     assert data["results"]["random"]["adaptive"]["best_response_value"] > 2.0
     assert (tmp_path / "leduc_random.png").exists() and "goals" in data
+
+
+class _BackwardsExecutor(Executor):
+    """Runs the tasks last first, as a cluster may finish them."""
+
+    jobs = 2
+    description = "backwards"
+
+    def run(self, function, items, *, on_progress=None, window=None):
+        tasks = list(items)
+        for index in reversed(range(len(tasks))):
+            yield index, function(tasks[index], on_progress or (lambda count: None))
+
+
+def test_leduc_study_gives_the_same_figures_wherever_its_tasks_finish():
+    config = LeducStudyConfig(hands=12, trials=4, opponents=("random",), learners=("explicit",), jobs=2)
+    messages: list[str] = []
+    here = run_leduc_study(config)
+    there = run_leduc_study(config, messages.append, _BackwardsExecutor())
+    assert here["results"] == there["results"]
+    assert messages == ["leduc random / explicit: 2/4 trials", "leduc random / explicit: 4/4 trials"]

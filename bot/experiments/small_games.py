@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import typer
 
+from pokerbot.bot.executor import ADDRESS_HELP, ExecutorError, make_executor
 from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
 from pokerbot.bot.experiments.leduc_study import (
     LEARNERS,
@@ -263,7 +264,10 @@ def experiment_leduc(
     ),
     learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
     kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
-    jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
+    jobs: int = typer.Option(
+        1, "--jobs", help="Tasks at a time (chunks of the trials): 1 plays in this process; more start a local Ray."
+    ),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
     adaptive_settings: list[str] = typer.Option(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
@@ -283,7 +287,11 @@ def experiment_leduc(
     if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
         raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
     started = time.perf_counter()
-    result = run_leduc_study(config, lambda message: typer.echo(message, err=True))
+    try:
+        with make_executor(jobs, address) as executor:
+            result = run_leduc_study(config, lambda message: typer.echo(message, err=True), executor)
+    except ExecutorError as error:
+        raise _fail(str(error)) from None
     data = {"meta": _meta(started, result.pop("config")), **result}
     _write(data, out)
     written = plot_leduc(data, plots or out.parent)
