@@ -115,14 +115,22 @@ def experiment_kuhn(
     tau: float = typer.Option(0.055, "--tau", help="Best-response value of the random opponents (chips/hand)."),
     opponents: str = typer.Option("O1,O2,O3,O4,O5,O6,tau", "--opponents", help="Comma-separated opponents."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+    block: int = typer.Option(10_000, "--block", help="Trials of the switching methods per task (memory: one block)."),
+    jobs: int = typer.Option(
+        1, "--jobs", help="Tasks at a time (blocks of trials): 1 in this process; more: a local Ray."
+    ),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     adaptive_settings: list[str] = typer.Option(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
     """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
-    if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands:
-        raise _fail("need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands")
+    if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands or block < 1 or jobs < 1:
+        raise _fail(
+            "need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands, "
+            "--block >= 1 and --jobs >= 1"
+        )
     if tau <= -1.0 / 18.0:
         raise _fail("--tau must exceed the game value -1/18")
     lengths = tuple(length for length in (50, 100, 200, 400) if length <= convergence_hands)
@@ -136,9 +144,14 @@ def experiment_kuhn(
         opponents=names,
         game_lengths=lengths or (hands,),
         adaptive=_adaptive_settings(adaptive_settings),
+        block_trials=block,
     )
     started = time.perf_counter()
-    result = run_kuhn_study(config, lambda message: typer.echo(message, err=True))
+    try:
+        with make_executor(jobs, address) as executor:
+            result = run_kuhn_study(config, lambda message: typer.echo(message, err=True), executor)
+    except ExecutorError as error:
+        raise _fail(str(error)) from None
     data = {"meta": _meta(started, _config_dict(config)), **result}
     _write(data, out)
     folder = plots or out.parent
