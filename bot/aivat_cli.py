@@ -127,6 +127,12 @@ def aivat_command(
         "--imaginary/--no-imaginary",
         help="Average over the known players' possible hole cards (default: on in Kuhn and Leduc).",
     ),
+    sample: int = typer.Option(
+        0,
+        "--sample",
+        help="With --imaginary in hold'em: average over this many of the known players' holdings per hand "
+        "(drawn from the match seed; every holding is too many).",
+    ),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -145,7 +151,9 @@ def aivat_command(
         if game_definition.num_players != 2:
             raise AivatInputError(f"AIVAT is for heads-up games; this one has {game_definition.num_players} players")
         known = resolve_strategies(strategy, match_logs[0].seats)
-        runs = _estimate(game_definition, match_logs, known, seed, imaginary, quiet)
+        if sample < 0:
+            raise AivatInputError(f"--sample must not be negative, got {sample}")
+        runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample), quiet)
     except (GameDefinitionError, AivatInputError, UnknownStrategyError) as error:
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
@@ -167,10 +175,11 @@ def _estimate(
     match_logs: Sequence[LogInput],
     known: dict[str, str],
     seed: int | None,
-    imaginary: bool | None,
+    observations: tuple[bool | None, int],
     quiet: bool,
 ) -> list[tuple[list[dict[str, float]], list[dict[str, float]]]]:
-    """(outcomes, estimates) per hand for each log, strategies replayed from their seeds."""
+    """(outcomes, estimates) per hand for each log, strategies replayed from their seeds;
+    ``observations``: imaginary observations (None: the game's default) and their sample."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from pokerbot.bot.match import strategy_seed
@@ -183,6 +192,7 @@ def _estimate(
     for name, strategy_name in known.items():
         if not registry.info(strategy_name.partition(":")[0]).supports(game):
             raise AivatInputError(f"strategy {strategy_name!r} (player {name}) does not play this game")
+    imaginary, sample = observations
     if imaginary is None:
         imaginary = imaginary_by_default(game)
     runs = []
@@ -198,7 +208,8 @@ def _estimate(
                 for name, strategy_name in known.items()
             }
             outcomes, estimates = [], []
-            for record in aivat_hands(Aivat(game, imaginary=imaginary), log.hands, players):
+            estimator = Aivat(game, imaginary=imaginary, sample=sample, seed=match_seed or 0)
+            for record in aivat_hands(estimator, log.hands, players):
                 outcomes.append(record.outcomes)
                 estimates.append(record.estimates)
                 progress.advance(task)

@@ -315,3 +315,30 @@ def test_log_aivat_errors(leduc_logs: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["log", "aivat", str(broken), "--game", "leduc"])
     assert result.exit_code == 2
     assert "line 1" in result.output
+
+
+def test_log_aivat_imaginary_sample_in_holdem(tmp_path: Path) -> None:
+    """In hold'em ``--imaginary`` needs ``--sample`` (one line says so); with it the known
+    player's other holdings are averaged, a sample drawn from the match seed: the same figures
+    on every run, and other figures than without imaginary observations."""
+    folder = tmp_path / "m"
+    played = runner.invoke(
+        app,
+        ["match", "--game", "holdem-limit-2p", "--players", "tight-aggressive", "calling-station", "--hands", "8"]
+        + ["--in-process", "--seed", "2", "--out", str(folder), "-q"],
+    )
+    assert played.exit_code == 0, played.output
+    base = ["log", "aivat", str(folder / "match.log"), "--strategy", "1=tight-aggressive", "-q"]
+    refused = runner.invoke(app, [*base, "--imaginary"])
+    assert refused.exit_code == 1 and "--sample N" in refused.output
+    figures = []
+    for extra in (["--imaginary", "--sample", "4"], ["--imaginary", "--sample", "4"], []):
+        out = tmp_path / f"a{len(figures)}.json"
+        result = runner.invoke(app, [*base, *extra, "--json", str(out)])
+        assert result.exit_code == 0, result.output
+        figures.append(json.loads(out.read_text())["players"][0])
+    assert figures[0] == figures[1]
+    assert figures[0]["aivat_mbb_per_hand"] != figures[2]["aivat_mbb_per_hand"]
+    assert figures[0]["mbb_per_hand"] == figures[2]["mbb_per_hand"]
+    negative = runner.invoke(app, [*base, "--sample", "-1"])
+    assert negative.exit_code == 2 and "--sample must not be negative" in negative.output

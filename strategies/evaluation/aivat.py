@@ -174,7 +174,7 @@ class Aivat:
         if count > MAX_IMAGINARY and not self.sample:
             raise AivatError(
                 f"imaginary observations would average over {count} holdings (at most {MAX_IMAGINARY}): "
-                "use them in small games (Kuhn, Leduc), or average over a sample of holdings"
+                "use them in small games (Kuhn, Leduc), or average over a sample of holdings (--sample N)"
             )
 
         def assignment(picks: Sequence[tuple[Card, ...]]) -> tuple[tuple[Card, ...], ...] | None:
