@@ -202,9 +202,12 @@ class TcpTransport(Transport):
         if token is not None:
             raise TransportURLError(f"{url}: tokens need a transport that carries them (ws://...), not TCP")
         _, host, port = split_address(url)
+        loop = asyncio.get_running_loop()
+        reader = _PushReader(STREAM_LIMIT, loop)  # asyncio.open_connection's streams, with a _PushReader
+        protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
         async with asyncio.timeout(timeout):
-            reader, writer = await asyncio.open_connection(host, port, limit=STREAM_LIMIT)
-        return TcpLineConnection(reader, writer)
+            transport, _ = await loop.create_connection(lambda: protocol, host, port)
+        return TcpLineConnection(reader, asyncio.StreamWriter(transport, protocol, reader, loop))
 
     async def listen(
         self,
