@@ -287,7 +287,7 @@ class _Match:
                 else:
                     await self.handle(item)
         finally:
-            self.handlers.discard(self.drainer)  # type: ignore[arg-type]
+            self.handlers.discard(self.drainer)
             self.drainer = None
 
     # ------------------------------------------------------------ inputs

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import SupportsIndex
 
 from pokerbot.bot.transports.base import (
     BACKLOG_BYTES,
@@ -36,6 +37,11 @@ class _PushReader(asyncio.StreamReader):
     arrives (from the event loop's read callback: no task wakes up per line), with the same
     framing, limits and errors as :meth:`TcpLineConnection.read_line`."""
 
+    # asyncio.StreamReader's own buffer and flow control, which typeshed does not declare:
+    # what it holds when subscribing is handed over first, and reading resumes if paused.
+    _buffer: bytearray
+    _maybe_resume_transport: Callable[[], None]
+
     def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(limit=limit, loop=loop)
         self._on_line: LineCallback | None = None
@@ -51,14 +57,14 @@ class _PushReader(asyncio.StreamReader):
         self._maybe_resume_transport()
         if self._unread:
             self._deliver()
-        if self._on_end is not None and (self._eof or self._exception is not None):
-            self._end(self._exception)
+        if self._on_end is not None and (self.at_eof() or self.exception() is not None):
+            self._end(self.exception())
 
-    def feed_data(self, data: bytes) -> None:
+    def feed_data(self, data: Iterable[SupportsIndex]) -> None:
         if self._on_line is None:
             super().feed_data(data)
             return
-        self._unread += data
+        self._unread.extend(data)
         self._deliver()
 
     def feed_eof(self) -> None:
@@ -73,7 +79,7 @@ class _PushReader(asyncio.StreamReader):
             self._on_line(_decode(line))
         self._end(None)
 
-    def set_exception(self, exc: BaseException) -> None:
+    def set_exception(self, exc: Exception) -> None:
         if self._on_line is None:
             super().set_exception(exc)
             return
@@ -111,6 +117,7 @@ class TcpLineConnection(LineConnection):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
         self._writer = writer
+        self._transport = writer.transport
         no_delay(writer.get_extra_info("socket"))
         self.peer = peer_name(writer.get_extra_info("peername"))
 
@@ -139,12 +146,12 @@ class TcpLineConnection(LineConnection):
         return self._writer.transport.get_write_buffer_size() > BACKLOG_BYTES
 
     def send_now(self, lines: Sequence[str]) -> bool:
-        writer = self._writer
-        if writer.transport.get_write_buffer_size() > BACKLOG_BYTES:
+        transport = self._transport  # StreamWriter.write is transport.write
+        if transport.get_write_buffer_size() > BACKLOG_BYTES:
             return False
-        if writer.is_closing():
+        if transport.is_closing():
             raise ConnectionResetError(f"the connection to {self.peer} is closed")
-        writer.write((lines[0] + "\r\n" if len(lines) == 1 else "".join(f"{line}\r\n" for line in lines)).encode())
+        transport.write((lines[0] + "\r\n" if len(lines) == 1 else "".join(f"{line}\r\n" for line in lines)).encode())
         return True
 
     async def send_lines(self, lines: Sequence[str]) -> None:
