@@ -60,11 +60,9 @@ class MatchState:
 
 def strip_terminator(line: str) -> str:
     """``line`` without one trailing ``\\r\\n`` or ``\\n``."""
-    if line.endswith("\r\n"):
-        return line[:-2]
-    if line.endswith("\n"):
-        return line[:-1]
-    return line
+    if line[-1:] != "\n":  # the common case, once a transport has taken the terminator off
+        return line
+    return line[:-2] if line[-2:-1] == "\r" else line[:-1]
 
 
 def is_comment(line: str) -> bool:
@@ -248,6 +246,8 @@ def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) 
 _CALL_ACTION = Action(ActionKind.CALL)
 _FOLD_ACTION = Action(ActionKind.FOLD)
 _RAISE_ACTION = Action(ActionKind.RAISE)
+_PLAIN_ACTIONS = {action.kind: action for action in (_CALL_ACTION, _FOLD_ACTION, _RAISE_ACTION)}
+"""Each kind's action without a size (actions are frozen: one object serves every line)."""
 
 
 def _cards(text: str, count: int, what: str, offset: int) -> tuple[Card, ...]:
@@ -393,7 +393,7 @@ def parse_action(text: str, game: Game) -> Action:
         return Action(kind, int(rest))
     if rest and not (_DIGITS.issuperset(rest.lstrip("+-")) and len(rest) <= _MAX_AMOUNT_DIGITS + 1):
         raise ProtocolError(f"action at offset 1: unexpected {rest[:20]!r} after the action")
-    return Action(kind)
+    return _PLAIN_ACTIONS[kind]
 
 
 def parse_response(line: str, game: Game) -> tuple[MatchState, Action]:
