@@ -1,9 +1,9 @@
 """Local best response: the default hold'em agent's exploitability (a regression figure) and LBR's speed.
 
 ``python benchmarks/bench_lbr.py`` plays LBR against the game's strongest strategy (the
-default agent, ``miximax`` in heads-up hold'em) and prints its winnings in mbb/hand with the
+default agent: ``adaptive`` in heads-up hold'em) and prints its winnings in mbb/hand with the
 95% interval: the figure later work should push down. ``--strategy random --hands 10000``
-gives the speed figure of ``docs/performance.md``. Every core is used (``--workers``); the
+gives the speed figure of ``docs/performance.md``. Every core is used (``--jobs``: a local Ray, one task per match); the
 load average is printed with the figures (the machine is shared).
 
 ``--kernels`` instead times the equity arithmetic (:mod:`pokerbot.strategies.showdown`), medians
@@ -22,7 +22,8 @@ from collections.abc import Callable
 import eval7
 import numpy as np
 
-from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+from pokerbot.bot.executor import make_executor
+from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, run_lbr
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
 from pokerbot.strategies.registry import default_strategy
@@ -67,10 +68,12 @@ def kernels(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="holdem-nolimit-2p")
-    parser.add_argument("--strategy", default=None, help="default: the game's strongest (miximax in hold'em)")
+    parser.add_argument("--strategy", default=None, help="default: the game's strongest (adaptive in hold'em)")
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument(
+        "--jobs", "--workers", type=int, default=None, help="default: one per core (at most one per match)"
+    )
     parser.add_argument("--betting", default=None)
     parser.add_argument("--kernels", action="store_true", help="time the equity arithmetic instead")
     parser.add_argument("--repeats", type=int, default=9)
@@ -83,16 +86,18 @@ def main() -> None:
     settings = LbrSettings(betting=args.betting)
     before = os.getloadavg()
     start = time.monotonic()
-    result = run_lbr(
-        game,
-        RegistryStrategy(strategy),
-        args.hands,
-        args.seed,
-        settings=settings,
-        workers=args.workers,
-        game_name=args.game,
-        strategy_name=strategy,
-    )
+    jobs = args.jobs or max(1, min(os.cpu_count() or 1, lbr_matches(args.hands, None)))
+    with make_executor(jobs) as executor:
+        result = run_lbr(
+            game,
+            RegistryStrategy(strategy),
+            args.hands,
+            args.seed,
+            settings=settings,
+            executor=executor,
+            game_name=args.game,
+            strategy_name=strategy,
+        )
     wall = time.monotonic() - start
     after = os.getloadavg()
     print(f"LBR against {strategy} in {args.game}: {result.hands} hands ({result.deals} deals), seed {args.seed}")

@@ -18,6 +18,7 @@ import os
 import time
 from pathlib import Path
 
+from pokerbot.bot.executor import make_executor
 from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
@@ -65,7 +66,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--hands-search", type=int, default=3000, help="hands against the miximax players")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1, help="processes per cell (default 1: the machine is shared)")
+    parser.add_argument(
+        "--jobs",
+        "--workers",
+        type=int,
+        default=1,
+        help="tasks per cell (default 1: the machine is shared; more: a local Ray)",
+    )
     parser.add_argument("--only", nargs="*", default=None, help="strategy names to play (default: every cell)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -75,16 +82,17 @@ def main() -> None:
             continue
         hands = args.hands_search if strategy in SEARCHES else args.hands
         start = time.monotonic()
-        result = run_lbr(
-            load_game(game_name),
-            RegistryStrategy(strategy),
-            hands,
-            args.seed,
-            settings=LbrSettings(),
-            workers=args.workers,
-            game_name=game_name,
-            strategy_name=strategy,
-        )
+        with make_executor(args.jobs) as executor:
+            result = run_lbr(
+                load_game(game_name),
+                RegistryStrategy(strategy),
+                hands,
+                args.seed,
+                settings=LbrSettings(),
+                executor=executor,
+                game_name=game_name,
+                strategy_name=strategy,
+            )
         data = result.to_dict() | {"load": os.getloadavg()[0]}
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(

@@ -418,6 +418,7 @@ async def play_match(
     time_per_action: float | None = None,
     connect_timeout: float = 10.0,
     isolation: Isolation = "auto",
+    ordered: bool = False,
 ) -> ClientResult:
     """Play ``strategy`` in one match at the dealer seat ``url`` until it ends.
 
@@ -426,13 +427,16 @@ async def play_match(
     ``time_per_action`` caps each decision, in seconds; ``token`` is presented to a dealer
     that requires one (WebSocket). ``isolation`` says where the strategy runs
     (:mod:`pokerbot.bot.strategy_runner`: by default a process of its own, or inline for a
-    cheap strategy; the strategy object itself then sees no calls). The strategy's
+    cheap strategy; the strategy object itself then sees no calls). ``ordered``: the strategy
+    observes every hand, in order, before its next decision, however slow its observations
+    (reproducible matches under generous limits; by default a strategy process that falls
+    behind skips hands' ends rather than risk a decision). The strategy's
     :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
     """
     strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
-    runner = make_runner(strategy, game, isolation)  # forked before any connection or thread exists
+    runner = make_runner(strategy, game, isolation, ordered=ordered)  # forked before any connection or thread exists
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)
     except BaseException:

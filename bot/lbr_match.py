@@ -11,31 +11,29 @@ seats exchanged, each seating by a fresh opponent, so LBR holds each player's ca
   its exploitability in matches of that length (default: all deals in one segment).
 * **Seeds.** Segment ``i`` deals from ``seed`` (``i = 0``) or a seed derived from it; the
   opponent's and LBR's seeds derive from the segment's (:func:`pokerbot.bot.match.strategy_seed`),
-  the same in both seatings. The result depends on ``seed`` only, not on the number of
-  workers: it is reproducible wherever the opponent is (a search under a time budget is not).
-* **Processes.** The matches run in ``workers`` processes (default: one per core, at most one
-  per match; ``workers=1`` plays in this process). The factory and settings must be
-  picklable then (:class:`RegistryStrategy` is).
+  the same in both seatings. The result depends on ``seed`` only, not on the executor or
+  its number of workers: it is reproducible wherever the opponent is (a search under a time budget is not).
+* **Where.** The matches are tasks of an :class:`~pokerbot.bot.executor.Executor`
+  (:mod:`pokerbot.bot.executor`: this process by default, a local Ray or a Ray cluster, as
+  for every long command: ``--jobs`` / ``--address``). On Ray the factory and settings must
+  be picklable (:class:`RegistryStrategy` is).
 * **Figure.** LBR's winnings per hand in milli-big-blinds; the 95% interval is
   ``1.96 sd / sqrt(deals)`` over the deals' duplicate means (each deal's two hands averaged).
-* **Other executors** (Ray, a cluster): :func:`plan_lbr` gives the matches (picklable units),
-  :func:`play_lbr_match` plays one anywhere, :func:`summarize_lbr` turns their results, in
-  plan order, into the same :class:`LbrResult` as :func:`run_lbr`.
+* **Units.** :func:`plan_lbr` gives the matches (picklable units), :func:`play_lbr_match`
+  plays one anywhere, :func:`summarize_lbr` turns their results, in plan order, into the same
+  :class:`LbrResult` as :func:`run_lbr` (which is these three on an executor).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
-import queue as queue_module
 import statistics
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pokerbot.bot.executor import Executor, LocalExecutor, Progress
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game
@@ -105,8 +103,6 @@ class LbrMatch:
     """Dealing seed of the segment (the players' seeds derive from it)."""
     lbr_first: bool
     """LBR in the first seat (position 0 of every hand's seating rotation)."""
-    progress: Any = None
-    """A queue (a manager's proxy) told of every finished hand, or None."""
 
 
 @dataclass(frozen=True)
@@ -161,20 +157,13 @@ def plan_lbr(
 
 def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None) -> LbrPlayed:
     """Play one match of :func:`plan_lbr` in this process (``on_hand(hand_number)`` after
-    each hand, else ``match.progress`` is told)."""
+    each hand)."""
     opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
     lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
     players, names = ([lbr, opponent], [LBR_NAME, OPPONENT_NAME])
     if not match.lbr_first:
         players, names = players[::-1], names[::-1]
-    report = on_hand
-    if report is None and match.progress is not None:
-        progress = match.progress
-
-        def report(hand: int) -> None:
-            progress.put(1)
-
-    outcome = run_inprocess_match(match.game, match.deals, match.seed, players, names, on_hand=report)
+    outcome = run_inprocess_match(match.game, match.deals, match.seed, players, names, on_hand=on_hand)
     values = [hand[LBR_NAME] for hand in outcome.per_hand_values]
     return LbrPlayed(values, lbr.queries, outcome.illegal_actions.get(LBR_NAME, 0))
 
@@ -187,26 +176,42 @@ def run_lbr(
     *,
     settings: LbrSettings | None = None,
     match_hands: int | None = None,
-    workers: int | None = None,
+    executor: Executor | None = None,
     game_name: str = "",
     strategy_name: str = "",
     on_hand: Callable[[], None] | None = None,
 ) -> LbrResult:
     """LBR against ``opponent`` over ``hands`` hands (an even number: deals twice), seeded
-    ``seed`` (module docstring): :func:`plan_lbr`, :func:`play_lbr_match` in ``workers``
-    processes, :func:`summarize_lbr`. ``on_hand`` is called after every hand (progress).
-    Raises :class:`~pokerbot.strategies.exploit.lbr.LbrError` as :func:`plan_lbr` does."""
+    ``seed`` (module docstring): :func:`plan_lbr`, :func:`play_lbr_match` as tasks of
+    ``executor`` (default: one after another in this process), :func:`summarize_lbr`.
+    ``on_hand`` is called after every hand (progress). Raises
+    :class:`~pokerbot.strategies.exploit.lbr.LbrError` as :func:`plan_lbr` does."""
     matches = plan_lbr(
         game, opponent, hands, seed, settings=settings, match_hands=match_hands, strategy_name=strategy_name
     )
-    count = min(workers or os.cpu_count() or 1, len(matches))
     start = time.monotonic()
-    if count <= 1:
-        played = [play_lbr_match(match, (lambda hand: on_hand()) if on_hand else None) for match in matches]
-    else:
-        played = _play_in_processes(matches, count, on_hand)
+
+    def report(count: int) -> None:
+        for _ in range(count):
+            if on_hand is not None:
+                on_hand()
+
+    played = (executor or LocalExecutor()).map(_play_task, matches, on_progress=report)
     seconds = time.monotonic() - start
     return summarize_lbr(matches, played, seconds, seed=seed, game_name=game_name, strategy_name=strategy_name)
+
+
+def lbr_matches(hands: int, match_hands: int | None) -> int:
+    """How many matches (tasks) a run of ``hands`` hands in segments of ``match_hands`` deals
+    is: two seatings per segment (for sizing an executor; 0 for counts :func:`plan_lbr` refuses)."""
+    deals = hands // 2
+    length = deals if match_hands is None else match_hands
+    return 2 * math.ceil(deals / length) if deals > 0 and length > 0 else 0
+
+
+def _play_task(match: LbrMatch, progress: Progress) -> LbrPlayed:
+    """One match as an executor's task: every finished hand is one unit of progress."""
+    return play_lbr_match(match, lambda hand: progress(1))
 
 
 def _check_probabilities(game: Game, opponent: OpponentFactory, name: str) -> None:
@@ -223,31 +228,6 @@ def _check_probabilities(game: Game, opponent: OpponentFactory, name: str) -> No
         raise LbrError(
             f"{name} does not give its action probabilities (Strategy.action_probabilities), which LBR needs"
         ) from None
-
-
-def _play_in_processes(matches: list[LbrMatch], workers: int, on_hand: Callable[[], None] | None) -> list[LbrPlayed]:
-    context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager, ProcessPoolExecutor(workers, mp_context=context) as pool:
-        progress = manager.Queue()
-        futures: list[Future[LbrPlayed]] = [
-            pool.submit(play_lbr_match, replace(match, progress=progress)) for match in matches
-        ]
-        pending = set(futures)
-        while pending:
-            _done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            _drain(progress, on_hand)
-        _drain(progress, on_hand)
-        return [future.result() for future in futures]
-
-
-def _drain(progress: Any, on_hand: Callable[[], None] | None) -> None:
-    while True:
-        try:
-            progress.get_nowait()
-        except queue_module.Empty:
-            return
-        if on_hand is not None:
-            on_hand()
 
 
 def summarize_lbr(
@@ -297,6 +277,7 @@ __all__ = [
     "LbrResult",
     "OpponentFactory",
     "RegistryStrategy",
+    "lbr_matches",
     "play_lbr_match",
     "plan_lbr",
     "run_lbr",

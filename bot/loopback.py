@@ -44,7 +44,9 @@ async def run_loopback_match_async(
     """Serve a match with :func:`bot.dealer.serve_match` on ``host`` (OS-chosen ports) and
     connect one :func:`bot.client.play_match` per strategy, all in the running event loop.
     The dealer enforces ``limits`` and the clients play under the same limits; the seats
-    speak ``transport`` (a scheme of :mod:`pokerbot.bot.transports`).
+    speak ``transport`` (a scheme of :mod:`pokerbot.bot.transports`). Every strategy observes
+    every hand before its next decision (``ordered``), so the match is the one played in
+    process, whatever the load, for strategies that are reproducible there.
 
     The dealer writes ``output_dir/<match_name>.log`` (its header names the game
     ``game_name``). The outcome's ``illegal_actions`` are the clients' fallback actions (an
@@ -83,7 +85,9 @@ async def run_loopback_match_async(
         raise MatchError(f"the dealer stopped before opening its ports: {result.error}")
     seat_transport = transport_for(transport)
     clients = [
-        asyncio.create_task(play_match(seat_transport.seat_url(host, port), game, strategy, limits=limits))
+        asyncio.create_task(
+            play_match(seat_transport.seat_url(host, port), game, strategy, limits=limits, ordered=True)
+        )
         for port, strategy in zip(ports_ready.result(), strategies, strict=True)
     ]
     try:

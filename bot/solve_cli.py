@@ -29,6 +29,7 @@ policy file, bad options) exits with status 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
@@ -211,7 +213,10 @@ def exploitability(
     seed: int | None = typer.Option(
         None, "--seed", "-s", help="lbr: dealing seed (default 0); abstract policies: seed of the deal samples (12345)."
     ),
-    workers: int | None = typer.Option(None, "--workers", help="lbr: processes (default: one per core)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "--workers", help=f"lbr: {JOBS_HELP} (At most one per match.)", show_default=False
+    ),
+    address: str | None = typer.Option(None, "--address", help=f"lbr: {ADDRESS_HELP}"),
     match_hands: int | None = typer.Option(
         None, "--match-hands", help="lbr: deals per match (an adaptive strategy learns within one; default: all)."
     ),
@@ -258,7 +263,7 @@ def exploitability(
     except LbrError as error:
         raise _fail(str(error)) from None
     settings = LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)
-    _lbr(game, game_def, strategy, hands, seed or 0, workers, match_hands, settings, json_out, quiet)
+    _lbr(game, game_def, strategy, hands, seed or 0, (jobs, address), match_hands, settings, json_out, quiet)
 
 
 def write_json_report(data: dict[str, object], json_out: str) -> None:
@@ -307,22 +312,26 @@ def _lbr(
     strategy: str,
     hands: int,
     seed: int,
-    workers: int | None,
+    where: tuple[int | None, str | None],
     match_hands: int | None,
     settings: LbrSettings,
     json_out: str | None,
     quiet: bool,
 ) -> None:
-    """Local best response against a registry strategy (module docstring)."""
-    from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+    """Local best response against a registry strategy (module docstring), on the executor of
+    ``where`` (``--jobs``, ``--address``; default: one job per core, at most one per match)."""
+    from pokerbot.bot.executor import ExecutorError, make_executor
+    from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, run_lbr
     from pokerbot.bot.match import MatchError
+
+    jobs, address = where
 
     try:
         default_registry().create(strategy, game_def, 0)  # a bad name fails here, in one line
     except UnknownStrategyError as error:
         raise _fail(str(error)) from None
-    if workers is not None and workers < 1:
-        raise _fail(f"--workers must be positive, got {workers}")
+    if jobs is not None and jobs < 1:
+        raise _fail(f"--jobs must be positive, got {jobs}")
     if not plays_lbr(game_def):
         raise _fail("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
     if hands < 2 or hands % 2:
@@ -336,20 +345,23 @@ def _lbr(
     )
     with Progress(*columns, console=console, transient=False, disable=quiet) as progress:
         task = progress.add_task(f"lbr vs {strategy}", total=hands)
+        if jobs is None and address is None:
+            jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))
         try:
-            result = run_lbr(
-                game_def,
-                RegistryStrategy(strategy),
-                hands,
-                seed,
-                settings=settings,
-                match_hands=match_hands,
-                workers=workers,
-                game_name=game,
-                strategy_name=strategy,
-                on_hand=lambda: progress.advance(task),
-            )
-        except (LbrError, MatchError) as error:
+            with make_executor(jobs, address) as executor:
+                result = run_lbr(
+                    game_def,
+                    RegistryStrategy(strategy),
+                    hands,
+                    seed,
+                    settings=settings,
+                    match_hands=match_hands,
+                    executor=executor,
+                    game_name=game,
+                    strategy_name=strategy,
+                    on_hand=lambda: progress.advance(task),
+                )
+        except (LbrError, MatchError, ExecutorError) as error:
             raise _fail(str(error)) from None
     if json_out is not None:
         write_json_report(result.to_dict(), json_out)

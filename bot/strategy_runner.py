@@ -130,13 +130,14 @@ _DECIDE, _OBSERVE = b"D", b"O"
 _ACTION, _ERROR, _OBSERVED = b"A", b"E", b"K"
 
 
-def _serve(connection: Connection, strategy: Strategy, game: Game) -> None:
+def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool = False) -> None:
     """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
 
     A decision goes before the observations still waiting: the pipe is drained before each
     observation, so a request that came in behind a hand's end (the dealer sends the end and
     the next request together) waits for at most the one observation under way, not for every
-    one queued; those are observed after it, in order.
+    one queued; those are observed after it, in order. ``ordered``: every message in the order
+    it came (a decision waits for the hands' ends sent before it).
     """
     signal.set_wakeup_fd(-1)  # the parent's event loop owns the inherited wake-up pipe
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
@@ -155,6 +156,8 @@ def _serve(connection: Connection, strategy: Strategy, game: Game) -> None:
         kind, text = message[:1], message[1:].decode()
         if kind == _DECIDE:
             _decide(connection, strategy, reader, game, text)
+        elif kind == _OBSERVE and ordered:
+            _observe(connection, strategy, reader, text)
         elif kind == _OBSERVE:
             waiting.append(text)
 
@@ -193,16 +196,22 @@ class ProcessRunner(Runner):
     on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
     end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
     but still decides on time). A child that dies makes every later call fail.
+
+    ``ordered``: no hand's end is skipped, and the child takes every request in the order sent,
+    so the strategy observes every hand before its next decision, as it would in one process:
+    a match with a node-budget strategy is then the same under any load. Its decisions may
+    wait for its observations: for matches whose limits are generous (``pokerbot match``).
     """
 
     kind = "process"
 
-    def __init__(self, strategy: Strategy, game: Game) -> None:
+    def __init__(self, strategy: Strategy, game: Game, ordered: bool = False) -> None:
         self.game = game
+        self.ordered = ordered
         context = multiprocessing.get_context("fork")
         self._connection, child = context.Pipe(duplex=True)
         self.process = context.Process(
-            target=_serve, args=(child, strategy, game), name="pokerbot-strategy", daemon=True
+            target=_serve, args=(child, strategy, game, ordered), name="pokerbot-strategy", daemon=True
         )
         self.process.start()
         child.close()
@@ -279,16 +288,16 @@ class ProcessRunner(Runner):
             raise StrategyFailedError(f"the strategy answered {text!r}: {error}") from None
 
     async def observe(self, view: MatchState, line: str, timeout: float) -> None:
-        """Send the hand's end without waiting; skipped (StrategyBusyError) while the strategy
-        is still busy with a decision the client gave up on, or with :data:`MAX_OBSERVING`
-        observations, so that its work never piles up."""
+        """Send the hand's end without waiting; unless ``ordered``, skipped (StrategyBusyError)
+        while the strategy is still busy with a decision the client gave up on, or with
+        :data:`MAX_OBSERVING` observations, so that its work never piles up."""
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
         warnings = self.warnings()
         if warnings:
             raise StrategyFailedError("; ".join(warnings))
-        if self._pending or self._observing >= MAX_OBSERVING:
+        if not self.ordered and (self._pending or self._observing >= MAX_OBSERVING):
             raise StrategyBusyError("the strategy is still busy with an earlier call")
         self._send(_OBSERVE + line.encode())
         self._observing += 1
@@ -306,8 +315,10 @@ class ProcessRunner(Runner):
             await asyncio.to_thread(process.join, _JOIN_SECONDS)
 
 
-def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto") -> Runner:
-    """The runner for ``strategy``: see :data:`Isolation`."""
+def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto", *, ordered: bool = False) -> Runner:
+    """The runner for ``strategy``: see :data:`Isolation`. ``ordered``: a strategy process
+    observes every hand before its next decision (:class:`ProcessRunner`); inline the order
+    is always kept."""
     if isolation == "auto":
         if strategy.cheap:
             isolation = "inline"
@@ -317,7 +328,7 @@ def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto") -
         return InlineRunner(strategy)
     if isolation == "thread":
         return ThreadRunner(strategy)
-    return ProcessRunner(strategy, game)
+    return ProcessRunner(strategy, game, ordered)
 
 
 __all__ = [

@@ -110,18 +110,20 @@ def _miximax_games(game: Game) -> bool:
     return game.num_players == 3 and game.is_standard_deck and game.num_hole_cards == 2
 
 
-MATCH_BUDGET = 0.02
-"""Seconds per decision of ``miximax`` (``adaptive``'s exploiter in heads-up hold'em) when
-``pokerbot match`` picks it by default (a fast self-play setting: 1,000 hands in well under a
-minute; ``pokerbot play`` uses the default, 0.05)."""
+MATCH_BUDGET = "200nodes"
+"""The search budget of ``miximax`` (``adaptive``'s exploiter in heads-up hold'em) when
+``pokerbot match`` picks it by default: 200 nodes per decision, about 0.02 s on an idle
+machine (a fast self-play setting, 1,000 hands in well under a minute), and a node budget so
+that the same seed plays the same match under any load (``pokerbot play``, against a server's
+clock, keeps the time budget, 0.05 s)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
     first seat of ``pokerbot match``): ``adaptive`` in heads-up hold'em with a blueprint (the
-    built-in limit and no-limit games; ``adaptive:0.02`` when ``fast``) and in two-player small
+    built-in limit and no-limit games; ``adaptive:200nodes`` when ``fast``) and in two-player small
     limit games (Kuhn, Leduc); ``miximax`` in the other games it plays, heads-up with the
-    52-card deck and three-player hold'em (``miximax:0.02`` when ``fast``); ``equilibrium``
+    52-card deck and three-player hold'em (``miximax:200nodes`` when ``fast``); ``equilibrium``
     where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
     baseline against ``random``)."""
     if game.num_players == 2 and _has_blueprint(game):

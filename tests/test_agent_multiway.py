@@ -279,5 +279,5 @@ def test_registry_plays_two_and_three_player_holdem() -> None:
     assert plays(NOLIMIT3) and plays(LIMIT3) and not plays(load_game("kuhn3p"))
     assert isinstance(REGISTRY.create("miximax-static:0.05", LIMIT3, 1), MiximaxAgent)
     assert default_strategy(NOLIMIT3) == "miximax"  # stronger than always-raise: docs/agent.md
-    assert default_strategy(LIMIT3, fast=True) == "miximax:0.02"
+    assert default_strategy(LIMIT3, fast=True) == "miximax:200nodes"
     assert default_strategy(load_game("kuhn3p")) != "miximax"

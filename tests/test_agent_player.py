@@ -15,7 +15,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.agent import player as player_module
 from pokerbot.strategies.agent import search as search_module
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent, miximax_factory
+from pokerbot.strategies.agent.player import MARGIN_SHARE, AgentSettings, MiximaxAgent, miximax_factory
 from pokerbot.strategies.agent.preflop import (
     PreflopChartError,
     all_classes,
@@ -146,3 +146,19 @@ def test_prepare_loads_the_chart_and_models_before_the_first_decision() -> None:
     assert chart is not None and models is not None and set(models) == {1}
     agent.prepare()  # idempotent: nothing is loaded twice
     assert agent.preflop._chart is chart and agent._models is models
+
+
+def test_a_near_deadline_still_leaves_time_to_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a 100 ms response limit the client gives the strategy about 45 ms: the search
+    keeps a fifth of that free (not the whole 0.05 s margin) and searches the rest."""
+    clock = FakeClock(tick=1e-5)
+    monkeypatch.setattr(player_module, "time", clock)
+    monkeypatch.setattr(search_module, "time", clock)
+    agent = MiximaxAgent(NOLIMIT, seed=2, settings=AgentSettings(time_budget=0.05, safety_margin=0.05))
+    state = HandState(NOLIMIT, [cards_from_string("AhKh"), None], cards_from_string("Qh7h2c"))
+    state.apply(CALL)
+    state.apply(CALL)
+    action = agent.decide(MatchState(0, 0, state), clock.now + 0.045)
+    result = agent.last_result
+    assert state.can(action) and result is not None and result.depth >= 1
+    assert result.seconds == pytest.approx(0.045 * (1 - MARGIN_SHARE), abs=0.002)

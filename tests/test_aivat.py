@@ -3,7 +3,6 @@ on hand-built hands, the equity arithmetic, and ``pokerbot log aivat``."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall
 from pokerbot.strategies.evaluation.aivat import Aivat, AivatError
 from pokerbot.strategies.evaluation.equity import heads_up_equity
+from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
 from pokerbot.strategies.evaluation.recording import RecordingStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands
 from pokerbot.strategies.evaluation.values import EquityValue
@@ -38,45 +38,10 @@ def cards(text: str) -> tuple[int, ...]:
     return cards_from_string(text)
 
 
-def terminals(game: Game, players: Sequence[Strategy]) -> list[tuple[float, HandState]]:
-    """Every finished hand of ``game`` with its probability when ``players`` play the two
-    positions (every deal, every action they can take)."""
-    out = []
-    holdings = list(itertools.combinations(game.deck, game.num_hole_cards))
-    for first in holdings:
-        others = [h for h in holdings if not set(h) & set(first)]
-        for second in others:
-            rest = [c for c in game.deck if c not in first and c not in second]
-            boards = list(itertools.permutations(rest, game.total_board_cards))
-            deal = 1.0 / (len(holdings) * len(others) * len(boards))
-            for board in boards:
-                stack = [(HandState(game, [first, second], board), deal)]
-                while stack:
-                    state, p = stack.pop()
-                    if state.finished:
-                        out.append((p, state))
-                        continue
-                    position = state.current_player
-                    assert position is not None
-                    view = MatchState(position, 0, state.view(position))
-                    for action, q in players[position].action_probabilities(view).items():
-                        child = state.copy()
-                        child.apply(action)
-                        stack.append((child, p * q))
-    return out
-
-
 def moments(aivat: Aivat, hands: list[tuple[float, HandState]], players: Sequence[Strategy], known: Sequence[int]):
     """(E[u], E[AIVAT], sd of u, sd of AIVAT) over the exact distribution of ``hands``."""
-    oracles = {position: players[position].action_probabilities for position in known}
-    mean_u = mean_a = square_u = square_a = 0.0
-    for p, state in hands:
-        estimate = aivat.hand(state, 0, oracles)
-        mean_u += p * estimate.outcome
-        mean_a += p * estimate.value
-        square_u += p * estimate.outcome**2
-        square_a += p * estimate.value**2
-    return mean_u, mean_a, math.sqrt(square_u - mean_u**2), math.sqrt(square_a - mean_a**2)
+    exact = aivat_moments(aivat, hands, {position: players[position].action_probabilities for position in known})
+    return exact.outcome_mean, exact.estimate_mean, exact.outcome_sd, exact.estimate_sd
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +64,7 @@ def equilibrium(game: Game) -> PolicyStrategy:
 )
 def test_kuhn_expectation_is_exactly_the_game_value(kuhn: Game, known: tuple[int, ...], imaginary: bool) -> None:
     players = [equilibrium(kuhn), equilibrium(kuhn)]
-    hands = terminals(kuhn, players)
+    hands = finished_hands(kuhn, players)
     mean_u, mean_a, sd_u, sd_a = moments(Aivat(kuhn, imaginary=imaginary), hands, players, known)
     assert mean_u == pytest.approx(KUHN_VALUE, abs=1e-6)
     assert mean_a == pytest.approx(mean_u, abs=1e-12)
@@ -108,7 +73,7 @@ def test_kuhn_expectation_is_exactly_the_game_value(kuhn: Game, known: tuple[int
 
 def test_kuhn_variance_falls_with_more_known(kuhn: Game) -> None:
     players = [equilibrium(kuhn), equilibrium(kuhn)]
-    hands = terminals(kuhn, players)
+    hands = finished_hands(kuhn, players)
     sds = [
         moments(Aivat(kuhn, imaginary=imaginary), hands, players, known)[3]
         for known, imaginary in [((), False), ((0,), False), ((0, 1), False), ((0, 1), True)]
@@ -121,7 +86,7 @@ def test_leduc_expectation_is_exactly_the_value_with_imaginary_observations(ledu
     """Leduc, the equilibrium against always-call: both players known, imaginary observations of
     both players' cards (posterior over 30 holdings per hand)."""
     players: list[Strategy] = [equilibrium(leduc), AlwaysCall(leduc, 2)]
-    hands = terminals(leduc, players)
+    hands = finished_hands(leduc, players)
     exact = sum(p * state.values()[0] for p, state in hands)
     mean_u, mean_a, sd_u, sd_a = moments(Aivat(leduc, imaginary=True), hands, players, (0, 1))
     assert mean_u == pytest.approx(exact, abs=1e-12)
@@ -136,7 +101,7 @@ def test_sampled_imaginary_observations_are_unbiased_over_the_sample(kuhn: Game)
     import pokerbot.strategies.evaluation.aivat as aivat_module
 
     players = [equilibrium(kuhn), equilibrium(kuhn)]
-    hands = terminals(kuhn, players)
+    hands = finished_hands(kuhn, players)
     means, sds = [], []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(aivat_module, "MAX_IMAGINARY", 1)
@@ -152,7 +117,7 @@ def test_sampled_imaginary_observations_are_unbiased_over_the_sample(kuhn: Game)
 
 def test_leduc_equilibrium_value_with_both_known(leduc: Game) -> None:
     players = [equilibrium(leduc), equilibrium(leduc)]
-    hands = terminals(leduc, players)
+    hands = finished_hands(leduc, players)
     mean_u, mean_a, sd_u, sd_a = moments(Aivat(leduc), hands, players, (0, 1))
     assert mean_u == pytest.approx(LEDUC_VALUE, abs=1e-6)
     assert mean_a == pytest.approx(mean_u, abs=1e-12)
@@ -175,7 +140,7 @@ def test_chance_consistency_shortcut_equals_enumeration(leduc: Game) -> None:
     players = [equilibrium(leduc), equilibrium(leduc)]
     oracles = {0: players[0].action_probabilities}
     shortcut, enumerated = Aivat(leduc), Aivat(leduc, _Enumerated(leduc))
-    for _p, state in terminals(leduc, players)[::37]:
+    for _p, state in finished_hands(leduc, players)[::37]:
         first, second = shortcut.hand(state, 0, oracles), enumerated.hand(state, 0, oracles)
         assert first.chance == pytest.approx(second.chance, abs=1e-12)
         assert first.value == pytest.approx(second.value, abs=1e-12)

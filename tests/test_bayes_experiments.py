@@ -9,8 +9,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from pokerbot.bot.executor import Executor
 from pokerbot.bot.experiments import kuhn_sim as ks
 from pokerbot.bot.experiments.kuhn_models import PRIORS, KuhnP2Model, observation_name
+from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
+from pokerbot.bot.experiments.kuhn_sums import Moments, switching_sums
+from pokerbot.bot.experiments.leduc_study import LeducStudyConfig, run_leduc_study
 from pokerbot.bot.experiments.small_game_opponents import (
     acpc_random_profile,
     fixed_exploitability_kuhn,
@@ -156,3 +160,81 @@ def test_experiment_leduc_command(tmp_path):
             assert {"total", "best_response_value", "band_low", "band_high", "equilibrium_value"} <= set(summary)
     assert data["results"]["random"]["adaptive"]["best_response_value"] > 2.0
     assert (tmp_path / "leduc_random.png").exists() and "goals" in data
+
+
+class _BackwardsExecutor(Executor):
+    """Runs the tasks last first, as a cluster may finish them."""
+
+    jobs = 2
+    description = "backwards"
+
+    def run(self, function, items, *, on_progress=None, window=None):
+        tasks = list(items)
+        for index in reversed(range(len(tasks))):
+            yield index, function(tasks[index], on_progress or (lambda count: None))
+
+
+def test_leduc_study_gives_the_same_figures_wherever_its_tasks_finish():
+    config = LeducStudyConfig(hands=12, trials=4, opponents=("random",), learners=("explicit",), jobs=2)
+    messages: list[str] = []
+    here = run_leduc_study(config)
+    there = run_leduc_study(config, messages.append, _BackwardsExecutor())
+    assert here["results"] == there["results"]
+    assert messages == ["leduc random / explicit: 2/4 trials", "leduc random / explicit: 4/4 trials"]
+
+
+def test_switching_sums_of_two_blocks_give_the_figures_of_the_whole() -> None:
+    """The running sums of two blocks of trials give what numpy gives over all of them."""
+    rng = np.random.default_rng(3)
+    eta, xi = np.full(300, 0.2), np.full(300, 0.3)
+    run = ks.parameter_learning(ks.explore(ks.BALANCED, eta, xi, 40, rng), eta, xi, PRIORS["weak"], rng=rng)
+    halves = [slice(0, 120), slice(120, 300)]
+    parts = [
+        switching_sums(
+            ks.SwitchRun(run.rate[h], run.explore_value[h], run.chips[h], run.exploit[h]), eta[h], xi[h], 40, 5, rng
+        )
+        for h in halves
+    ]
+    summary = (parts[0] + parts[1]).summary()
+    explored = np.concatenate([np.zeros((300, 1)), np.cumsum(run.explore_value, axis=1)], axis=1)
+    total = explored + (40 - np.arange(41)) * run.rate
+    assert summary["total"] == pytest.approx(np.round(total.mean(axis=0), 5).tolist(), abs=1e-5)
+    assert summary["total_se"] == pytest.approx(np.round(total.std(axis=0) / np.sqrt(300), 5).tolist(), abs=1e-5)
+    assert summary["rate_se"] == pytest.approx(np.round(run.rate.std(axis=0) / np.sqrt(300), 5).tolist(), abs=1e-5)
+    best = int(np.argmax(total.mean(axis=0)))
+    assert summary["best_switch"] == best
+    assert summary["best_total_se"] == pytest.approx(total[:, best].std() / np.sqrt(300))
+    reach = total >= 40 * ks.GAME_VALUE - 1e-9
+    assert summary["proportion_expected_at_best"] == pytest.approx(reach[:, best].mean())
+    merged = Moments.of(total[:120]) + Moments.of(total[120:])
+    assert merged.count == 300 and np.allclose(merged.se(), total.std(axis=0) / np.sqrt(300))
+
+
+def test_kuhn_study_in_blocks_gives_the_same_figures_wherever_they_run() -> None:
+    config = KuhnStudyConfig(
+        hands=20,
+        trials=60,
+        adaptive_trials=4,
+        convergence_hands=30,
+        opponents=("O6",),
+        game_lengths=(20,),
+        block_trials=25,
+        adaptive_block=2,
+    )
+    messages: list[str] = []
+    here = run_kuhn_study(config)
+    there = run_kuhn_study(config, messages.append, _BackwardsExecutor())
+    assert here == there
+    assert here["opponents"]["O6"]["ceiling_total"] == pytest.approx(20 * kuhn.best_response_value(0.17, 0.2))
+    assert here["learners"]["O6"]["adaptive"]["trials"] == 4 and len(here["learners"]["O6"]["adaptive"]["curve"]) == 20
+    assert (
+        len(here["learners"]["O6"]["balanced"]["total"]) == 21
+        and len(here["convergence"]["O6"]["strategy"]["rate"]) == 31
+    )
+    assert messages == [
+        "kuhn O6, adaptive: 2/4 trials",
+        "kuhn O6, adaptive: 4/4 trials",
+        "kuhn O6, switching: 10/60 trials",
+        "kuhn O6, switching: 35/60 trials",
+        "kuhn O6, switching: 60/60 trials",
+    ]

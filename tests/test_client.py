@@ -417,6 +417,57 @@ def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> 
     ]
 
 
+def test_an_ordered_strategy_process_takes_every_request_in_the_order_sent(tmp_path: Path) -> None:
+    """The same pipe as above, ``ordered``: both hands are observed before the request."""
+    import multiprocessing
+
+    from pokerbot.bot.strategy_runner import _serve
+
+    record = tmp_path / "record.txt"
+    context = multiprocessing.get_context("fork")
+    client, child = context.Pipe(duplex=True)
+    client.send_bytes(b"O" + HAND_0[2].encode())
+    client.send_bytes(b"O" + HAND_1[2].encode())
+    client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
+    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, True), daemon=True)
+    server.start()
+    child.close()
+    replies = [client.recv_bytes() for _ in range(3)]
+    client.close()
+    server.join(10)
+    assert replies == [b"K", b"K", b"Ac"]
+    assert [line.split("|")[:3] for line in record.read_text().splitlines()] == [
+        ["observe", "0", "rc"],
+        ["observe", "1", "cc"],
+        ["decide", "0", ""],
+    ]
+
+
+async def test_an_ordered_slow_learner_observes_every_hand(tmp_path: Path) -> None:
+    """The match of the skipping test below, ``ordered`` (``pokerbot match``, where the match
+    must not depend on the load): hand 1's end is observed, after the late decision."""
+    record = tmp_path / "record.txt"
+
+    class SlowLearner(Recording):
+        def observe(self, view: MatchState) -> None:
+            time.sleep(0.3)
+            super().observe(view)
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]}, pauses={HAND_0[2]: 0.1})
+    with capture_logs() as logs:
+        result = await play_against(
+            dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process", ordered=True
+        )
+    assert result.hands_played == 2 and result.error is None and result.fallbacks == 1
+    assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
+    assert [line.split("|")[:2] for line in record.read_text().splitlines()] == [
+        ["decide", "0"],
+        ["observe", "0"],
+        ["decide", "1"],
+        ["observe", "1"],
+    ]
+
+
 async def test_a_strategy_holding_the_interpreter_lock_cannot_delay_the_fallback() -> None:
     """A long call into C holds Python's lock: in a process of its own it cannot stop the
     client's loop, which sends the fallback while the call still runs (2**40 steps: hours; a

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerbot.bot.lbr_match import RegistryStrategy, plan_lbr, play_lbr_match, run_lbr, summarize_lbr
+from pokerbot.bot.executor import make_executor
+from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, plan_lbr, play_lbr_match, run_lbr, summarize_lbr
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game, parse_game
@@ -31,7 +32,7 @@ def test_lbr_against_always_fold_wins_750_mbb(game):
     """LBR wins the big blind as the small blind (no-limit: it limps and bets the turn; limit:
     it raises, or limps and bets the flop) and the small blind as the big blind: 750
     mbb/hand, the paper's figure, in both games."""
-    result = run_lbr(game, RegistryStrategy("always-fold"), 60, 1, workers=1, settings=QUICK)
+    result = run_lbr(game, RegistryStrategy("always-fold"), 60, 1, settings=QUICK)
     assert result.mbb_per_hand == pytest.approx(750.0, rel=0.02)
     assert result.illegal_actions == 0 and result.hands == 60 and result.deals == 30
     assert result.chips_per_hand == pytest.approx(0.75 * game.big_blind, rel=0.02)
@@ -172,7 +173,7 @@ def test_a_sampled_range_update_finds_a_rare_action(threshold):
 @pytest.mark.parametrize("game", [NOLIMIT, LIMIT], ids=["nolimit", "limit"])
 @pytest.mark.parametrize("name", ["random", "maniac", "always-raise", "always-allin", "push-fold"])
 def test_lbr_never_makes_an_illegal_action(game, name):
-    result = run_lbr(game, RegistryStrategy(name), 16, 3, workers=1, settings=QUICK)
+    result = run_lbr(game, RegistryStrategy(name), 16, 3, settings=QUICK)
     assert result.illegal_actions == 0
 
 
@@ -195,7 +196,7 @@ END GAMEDEF
 
 def test_lbr_plays_unequal_short_stacks_legally():
     for name in ("random", "always-allin", "tight-aggressive"):
-        result = run_lbr(short_stacks(), RegistryStrategy(name), 24, 2, workers=1, settings=QUICK)
+        result = run_lbr(short_stacks(), RegistryStrategy(name), 24, 2, settings=QUICK)
         assert result.illegal_actions == 0
 
 
@@ -226,28 +227,36 @@ def test_lbr_bets_into_a_folder_and_checks_down_against_a_caller():
 
 
 def test_results_are_reproducible_for_a_seed():
-    first = run_lbr(NOLIMIT, RegistryStrategy("tight-aggressive"), 20, 8, workers=1, settings=QUICK)
-    second = run_lbr(NOLIMIT, RegistryStrategy("tight-aggressive"), 20, 8, workers=1, settings=QUICK)
+    first = run_lbr(NOLIMIT, RegistryStrategy("tight-aggressive"), 20, 8, settings=QUICK)
+    second = run_lbr(NOLIMIT, RegistryStrategy("tight-aggressive"), 20, 8, settings=QUICK)
     assert first.mbb_per_hand == second.mbb_per_hand
     assert first.mbb_per_hand_ci95 == second.mbb_per_hand_ci95
 
 
 @pytest.mark.slow
-def test_processes_give_the_same_result_as_one():
-    """Two worker processes (spawned) play the same matches as this process does."""
-    one = run_lbr(NOLIMIT, RegistryStrategy("random"), 20, 4, workers=1, match_hands=5, settings=QUICK)
+def test_a_local_ray_gives_the_same_result_as_this_process():
+    """The matches as tasks of a local Ray (two workers) give this process's figure, and the
+    progress of every hand reaches the caller."""
+    one = run_lbr(NOLIMIT, RegistryStrategy("random"), 20, 4, match_hands=5, settings=QUICK)
     ticks: list[int] = []
-    two = run_lbr(
-        NOLIMIT,
-        RegistryStrategy("random"),
-        20,
-        4,
-        workers=2,
-        match_hands=5,
-        settings=QUICK,
-        on_hand=lambda: ticks.append(1),
-    )
-    assert one.mbb_per_hand == two.mbb_per_hand and len(ticks) == 20
+    with make_executor(2) as executor:
+        two = run_lbr(
+            NOLIMIT,
+            RegistryStrategy("random"),
+            20,
+            4,
+            executor=executor,
+            match_hands=5,
+            settings=QUICK,
+            on_hand=lambda: ticks.append(1),
+        )
+    assert one.deal_values == two.deal_values and one.mbb_per_hand == two.mbb_per_hand and len(ticks) == 20
+
+
+def test_lbr_matches_counts_the_tasks_of_a_run():
+    assert lbr_matches(20, 5) == 4 and lbr_matches(20, None) == 2 and lbr_matches(22, 5) == 6
+    assert lbr_matches(0, None) == 0 and lbr_matches(20, 0) == 0
+    assert lbr_matches(22, 5) == len(plan_lbr(NOLIMIT, RegistryStrategy("random"), 22, 1, match_hands=5))
 
 
 def test_planned_matches_played_one_by_one_give_run_lbr_s_figure():
@@ -257,7 +266,7 @@ def test_planned_matches_played_one_by_one_give_run_lbr_s_figure():
     assert len(matches) == 6 and [m.lbr_first for m in matches[:2]] == [True, False]
     played = {i: play_lbr_match(matches[i]) for i in reversed(range(len(matches)))}
     summary = summarize_lbr(matches, [played[i] for i in range(len(matches))], 1.0, seed=6)
-    direct = run_lbr(NOLIMIT, factory, 12, 6, settings=QUICK, match_hands=2, workers=1)
+    direct = run_lbr(NOLIMIT, factory, 12, 6, settings=QUICK, match_hands=2)
     assert summary.deal_values == direct.deal_values and summary.mbb_per_hand == direct.mbb_per_hand
     assert summary.match_hands == 2 and summary.hands == 12
 
@@ -276,7 +285,7 @@ def test_lbr_refuses_games_it_does_not_play():
     with pytest.raises(LbrError, match="heads-up hold'em"):
         LocalBestResponse(load_game("leduc"), 1, default_registry().create("random", load_game("leduc"), 1))
     with pytest.raises(LbrError, match="even"):
-        run_lbr(NOLIMIT, RegistryStrategy("random"), 7, 1, workers=1)
+        run_lbr(NOLIMIT, RegistryStrategy("random"), 7, 1)
 
 
 @pytest.mark.slow
@@ -286,7 +295,7 @@ def test_lbr_exploits_always_call_more_than_miximax_does():
     docs/experiments.md)."""
     recorded = json.loads((Path(__file__).parent / "fixtures" / "miximax_vs_always_call_seed11.json").read_text())
     miximax = recorded["deal_values"]
-    result = run_lbr(NOLIMIT, RegistryStrategy("always-call"), 2 * len(miximax), 11, workers=1)
+    result = run_lbr(NOLIMIT, RegistryStrategy("always-call"), 2 * len(miximax), 11)
     assert sum(result.deal_values) > sum(miximax)
 
 

@@ -236,7 +236,7 @@ def test_the_hand_draw_is_fixed_per_hand_and_answers_for_the_player_of_the_hand(
 def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():
     registry = default_registry()
     assert default_strategy(NOLIMIT) == "adaptive" and default_strategy(LIMIT) == "adaptive"
-    assert default_strategy(NOLIMIT, fast=True) == "adaptive:0.02"
+    assert default_strategy(NOLIMIT, fast=True) == "adaptive:200nodes"
     assert default_strategy(load_game("holdem-nolimit-3p")) == "miximax"
     assert default_strategy(load_game("leduc")) == "adaptive"
     agent = registry.create("adaptive:0.01", LIMIT, seed=1)

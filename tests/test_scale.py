@@ -243,8 +243,7 @@ def test_node_budget_argument() -> None:
 
 
 def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
-    argv = ["match", "--game", "holdem-nolimit-2p", "--seed", "3", "--hands", "16", "--out", str(folder), "-q"]
-    argv += ["--players", "miximax:500nodes", "random"]
+    argv = ["match", "--game", "holdem-nolimit-2p", "--seed", "3", "--hands", "30", "--out", str(folder), "-q"]
     done = subprocess.run(
         [sys.executable, "-m", "pokerbot.bot.cli", *argv, *extra],
         capture_output=True,
@@ -258,9 +257,10 @@ def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
 
 @pytest.mark.slow
 def test_default_match_is_reproducible_in_process_and_over_tcp(tmp_path: Path) -> None:
-    """The default strategies (miximax with a node budget against random): a run in process
-    and a run over TCP (loopback), each in a fresh process with its own hash seed, write the
-    same log byte for byte."""
+    """The default strategies (adaptive with a node budget against random): a run in process
+    and a run over TCP (loopback, the strategy in a process of its own that observes every
+    hand before deciding), each in a fresh process with its own hash seed, write the same log
+    byte for byte."""
     first = _match_log(tmp_path / "a", "1", "--in-process")
-    assert b"miximax=500nodes" in first
+    assert b"adaptive=200nodes" in first
     assert _match_log(tmp_path / "b", "2") == first

@@ -82,7 +82,7 @@ def test_wrong_game_and_corrupt_policy_exit_2(tmp_path):
 
 def test_exploitability_by_lbr_writes_the_report(tmp_path):
     out = tmp_path / "lbr.json"
-    arguments = ["exploitability", "holdem-nolimit-2p", "always-fold", "--hands", "20", "--workers", "1", "-q"]
+    arguments = ["exploitability", "holdem-nolimit-2p", "always-fold", "--hands", "20", "--jobs", "1", "-q"]
     result = runner.invoke(app, [*arguments, "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert "+750" in result.output
@@ -100,6 +100,7 @@ def test_exploitability_by_lbr_writes_the_report(tmp_path):
         ["exploitability", "holdem-nolimit-2p", "random", "--hands", "7"],
         ["exploitability", "holdem-nolimit-2p", "random", "--betting", "fx"],
         ["exploitability", "holdem-nolimit-2p", "random", "--method", "magic"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--jobs", "0"],
         ["exploitability", "holdem-nolimit-2p", "random", "--workers", "0"],
     ],
 )
@@ -119,8 +120,6 @@ def test_lbr_against_a_strategy_without_action_probabilities_exits_2(tmp_path):
         "    def decide(self, view, deadline):\n"
         "        return CALL\n"
     )
-    result = runner.invoke(
-        app, ["exploitability", "holdem-nolimit-2p", f"{bot}:Mine", "--hands", "4", "--workers", "1"]
-    )
+    result = runner.invoke(app, ["exploitability", "holdem-nolimit-2p", f"{bot}:Mine", "--hands", "4", "--jobs", "1"])
     assert result.exit_code == 2
     assert "does not give its action probabilities" in result.output

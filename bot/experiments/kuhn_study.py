@@ -15,20 +15,30 @@ learner has no switching
 hand: it runs :class:`~strategies.bayes.adaptive.AdaptiveCore` hand by hand (exact
 expected value of each hand's strategy, chips from the simulated hand).
 
+The trials run in blocks, each with a generator of its own (from the seed, the opponent and
+the block number) and each a task of the common executor (:mod:`pokerbot.bot.executor`:
+``--jobs``, ``--address``); a block's figures are kept as running sums
+(:mod:`pokerbot.bot.experiments.kuhn_sums`), so the memory is that of one block per task
+whatever the number of trials, and the figures do not depend on where the blocks ran.
+
 :func:`run_kuhn_study` returns a JSON-ready dictionary (see
 ``docs/experiments.md``); amounts are chips (per hand for rates).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from pokerbot.bot.executor import Executor, LocalExecutor
+from pokerbot.bot.executor import Progress as TaskProgress
 from pokerbot.bot.experiments import kuhn_sim as ks
 from pokerbot.bot.experiments.kuhn_models import PRIORS
+from pokerbot.bot.experiments.kuhn_sums import AdaptiveSums, Moments, round_list, switching_sums
 from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.bot.experiments.small_game_opponents import fixed_exploitability_kuhn
 from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
@@ -66,6 +76,10 @@ class KuhnStudyConfig:
     """Spacing of the switching hands at which realised-chips proportions are sampled."""
     adaptive: dict[str, Any] = field(default_factory=dict)
     """Overrides of :class:`AdaptiveConfig` fields."""
+    block_trials: int = 10_000
+    """Trials of the switching methods per block (a task; memory grows with it, not with ``trials``)."""
+    adaptive_block: int = 50
+    """Trials of the adaptive learner per block (a task)."""
 
 
 def _opponent(name: str, trials: int, tau: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -74,44 +88,6 @@ def _opponent(name: str, trials: int, tau: float, rng: np.random.Generator) -> t
         return points[:, 0], points[:, 1]
     eta, xi = kuhn.OPPONENTS[name]
     return np.full(trials, eta), np.full(trials, xi)
-
-
-def summarise_switching(
-    run: ks.SwitchRun, eta: np.ndarray, xi: np.ndarray, hands: int, step: int, rng: np.random.Generator
-) -> dict[str, Any]:
-    """Per switching hand: rate and total (mean, standard error), proportions reaching Nash."""
-    trials = eta.shape[0]
-    rate = run.rate[:, : hands + 1]
-    explored = np.concatenate([np.zeros((trials, 1)), np.cumsum(run.explore_value[:, :hands], axis=1)], axis=1)
-    switches = np.arange(hands + 1)
-    total = explored + (hands - switches) * rate
-    nash_total = hands * ks.GAME_VALUE
-    mean = total.mean(axis=0)
-    best = int(np.argmax(mean))
-    grid = np.arange(0, hands + 1, step)
-    trimmed = ks.SwitchRun(
-        run.rate[:, : hands + 1], run.explore_value[:, :hands], run.chips[:, :hands], run.exploit[:, : hands + 1]
-    )
-    realised = ks.realised_totals(trimmed, eta, xi, grid, rng)
-    at = min(50, hands)
-    return {
-        "rate": _round(rate.mean(axis=0)),
-        "rate_se": _round(rate.std(axis=0) / np.sqrt(trials)),
-        "total": _round(mean),
-        "total_se": _round(total.std(axis=0) / np.sqrt(trials)),
-        "proportion_expected": _round(np.mean(total >= nash_total - 1e-9, axis=0)),
-        "chips_switches": grid.tolist(),
-        "proportion_chips": _round(np.mean(realised >= nash_total - 1e-9, axis=0)),
-        "best_switch": best,
-        "best_total": float(mean[best]),
-        "best_total_se": float(total[:, best].std() / np.sqrt(trials)),
-        "total_at_50": float(mean[at]),
-        "proportion_expected_at_best": float(np.mean(total[:, best] >= nash_total - 1e-9)),
-    }
-
-
-def _round(values: np.ndarray, digits: int = 5) -> list[float]:
-    return [round(float(v), digits) for v in values]
 
 
 class _KuhnAdaptive:
@@ -127,7 +103,7 @@ class _KuhnAdaptive:
         self.equilibrium = profile_from_policy(self.tree, equilibrium)
         self.config = AdaptiveConfig(**overrides)
 
-    def run(self, eta: np.ndarray, xi: np.ndarray, hands: int, seed: int) -> dict[str, Any]:
+    def run(self, eta: np.ndarray, xi: np.ndarray, hands: int, seed: int) -> AdaptiveSums:
         trials = eta.shape[0]
         expected = np.empty((trials, hands))
         chips = np.empty((trials, hands))
@@ -149,101 +125,149 @@ class _KuhnAdaptive:
             expected[trial], chips[trial] = result.expected, result.chips
         nash_total = hands * ks.GAME_VALUE
         totals, realised = expected.sum(axis=1), chips.sum(axis=1)
-        return {
-            "curve": _round(expected.mean(axis=0)),
-            "curve_se": _round(expected.std(axis=0) / np.sqrt(trials)),
-            "total": float(totals.mean()),
-            "total_se": float(totals.std() / np.sqrt(trials)),
-            "chips_total": float(realised.mean()),
-            "chips_total_se": float(realised.std() / np.sqrt(trials)),
-            "proportion_expected": float(np.mean(totals >= nash_total - 1e-9)),
-            "proportion_chips": float(np.mean(realised >= nash_total - 1e-9)),
-            "trials": trials,
-            "config": asdict(self.config),
-        }
+        return AdaptiveSums(
+            Moments.of(expected),
+            Moments.of(totals),
+            Moments.of(realised),
+            Moments.of(totals >= nash_total - 1e-9),
+            Moments.of(realised >= nash_total - 1e-9),
+        )
 
 
-def run_kuhn_study(config: KuhnStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
-    """Run every study of the module docstring; a JSON-ready dictionary of the figures."""
-    say = progress or (lambda message: None)
-    rng = np.random.default_rng(config.seed)
+StudyTask = tuple[str, KuhnStudyConfig, str, int, int]
+"""``(kind, config, opponent, block, trials)``: one block of trials, ``kind`` ``switching``
+(the switching methods and, for the detailed opponents, their studies) or ``adaptive``."""
+
+
+def _block_rng(config: KuhnStudyConfig, kind: str, opponent: str, block: int) -> np.random.Generator:
+    """The generator of one block: from the seed, the kind, the opponent's name and the block
+    number alone, so a block draws the same numbers wherever and whenever it runs."""
+    return np.random.default_rng([config.seed, zlib.crc32(f"{kind}:{opponent}".encode()), block])
+
+
+def _blocks(trials: int, size: int) -> list[int]:
+    """Block sizes covering ``trials`` trials, at most ``size`` each."""
+    return [min(size, trials - start) for start in range(0, trials, size)]
+
+
+def _switching_block(config: KuhnStudyConfig, name: str, block: int, trials: int) -> dict[str, Any]:
+    """The sums of every switching figure over one block of trials against ``name``."""
+    rng = _block_rng(config, "switching", name, block)
     hands = config.hands
-    long_hands = max(hands, config.convergence_hands, *config.game_lengths)
-    adaptive = _KuhnAdaptive(config.adaptive)
-    result: dict[str, dict[str, Any]] = {
-        "opponents": {},
-        "learners": {},
-        "convergence": {},
-        "priors": {},
-        "nash_exploration": {},
-        "game_length": {},
-    }
+    eta, xi = _opponent(name, trials, config.tau, rng)
+    detailed = name in (config.detail, "tau")
+    length = max(hands, config.convergence_hands, *config.game_lengths) if detailed else hands
     weak = PRIORS["weak"]
     compare = f"nash-{config.compare_gamma:g}"
-    for name in config.opponents:
-        say(f"kuhn {name}")
-        eta, xi = _opponent(name, config.trials, config.tau, rng)
-        detailed = name in (config.detail, "tau")
-        length = long_hands if detailed else hands
-        brv = ks.best_response_value(eta, xi)
-        result["opponents"][name] = {
-            "eta": float(eta.mean()),
-            "xi": float(xi.mean()),
-            "random": name == "tau",
-            "best_response_value": float(brv.mean()),
-            "ceiling_total": float(brv.mean() * hands),
-            "nash_total": hands * ks.GAME_VALUE,
-        }
-        balanced = ks.explore(ks.BALANCED, eta, xi, length, rng)
-        nash_run = ks.explore(ks.nash(config.compare_gamma), eta, xi, length, rng)
-        strategy = ks.strategy_learning(eta, xi, length, rng)
-        runs = {
-            "balanced": ks.parameter_learning(balanced, eta, xi, weak, rng=rng),
-            compare: ks.parameter_learning(nash_run, eta, xi, weak, rng=rng),
-            "strategy": strategy,
-        }
-        result["learners"][name] = {
-            learner: summarise_switching(run, eta, xi, hands, config.switch_step, rng) for learner, run in runs.items()
-        }
-        say(f"kuhn {name}: adaptive")
-        adaptive_eta, adaptive_xi = _opponent(name, config.adaptive_trials, config.tau, rng)
-        result["learners"][name]["adaptive"] = adaptive.run(adaptive_eta, adaptive_xi, hands, config.seed + 1)
-        if not detailed:
-            continue
-        result["convergence"][name] = {
-            learner: {
-                "rate": _round(run.rate.mean(axis=0)),
-                "rate_se": _round(run.rate.std(axis=0) / np.sqrt(config.trials)),
-            }
-            for learner, run in runs.items()
-        }
-        if name != config.detail:
-            continue
-        result["priors"][name] = {
-            prior: summarise_switching(
-                ks.parameter_learning(balanced, eta, xi, PRIORS[prior], hands, rng),
-                eta,
-                xi,
-                hands,
-                config.switch_step,
-                rng,
+    balanced = ks.explore(ks.BALANCED, eta, xi, length, rng)
+    nash_run = ks.explore(ks.nash(config.compare_gamma), eta, xi, length, rng)
+    strategy = ks.strategy_learning(eta, xi, length, rng)
+    runs = {
+        "balanced": ks.parameter_learning(balanced, eta, xi, weak, rng=rng),
+        compare: ks.parameter_learning(nash_run, eta, xi, weak, rng=rng),
+        "strategy": strategy,
+    }
+    step = config.switch_step
+    part: dict[str, Any] = {
+        "opponent": Moments.of(np.stack([eta, xi, ks.best_response_value(eta, xi)], axis=1)),
+        "learners": {learner: switching_sums(run, eta, xi, hands, step, rng) for learner, run in runs.items()},
+    }
+    if detailed:
+        part["convergence"] = {learner: Moments.of(run.rate) for learner, run in runs.items()}
+    if name == config.detail:
+        part["priors"] = {
+            prior: switching_sums(
+                ks.parameter_learning(balanced, eta, xi, PRIORS[prior], hands, rng), eta, xi, hands, step, rng
             )
             for prior in PRIORS
         }
-        result["nash_exploration"][name] = {}
+        part["nash_exploration"] = {}
         for gamma in config.gammas:
             run = (
                 runs[compare]
                 if gamma == config.compare_gamma
                 else ks.parameter_learning(ks.explore(ks.nash(gamma), eta, xi, hands, rng), eta, xi, weak, rng=rng)
             )
-            result["nash_exploration"][name][f"gamma={gamma:g}"] = summarise_switching(
-                run, eta, xi, hands, config.switch_step, rng
-            )
-        result["game_length"][name] = {
-            str(length_h): summarise_switching(runs["balanced"], eta, xi, length_h, config.switch_step, rng)
+            part["nash_exploration"][f"gamma={gamma:g}"] = switching_sums(run, eta, xi, hands, step, rng)
+        part["game_length"] = {
+            str(length_h): switching_sums(runs["balanced"], eta, xi, length_h, step, rng)
             for length_h in config.game_lengths
         }
+    return part
+
+
+def _study_task(task: StudyTask, progress: TaskProgress) -> Any:
+    """One block of trials as an executor's task."""
+    kind, config, name, block, trials = task
+    if kind == "switching":
+        part: Any = _switching_block(config, name, block, trials)
+    else:
+        rng = _block_rng(config, "adaptive", name, block)
+        eta, xi = _opponent(name, trials, config.tau, rng)
+        part = _KuhnAdaptive(config.adaptive).run(eta, xi, config.hands, int(rng.integers(2**32)))
+    progress(trials)
+    return part
+
+
+def _merge(first: Any, second: Any) -> Any:
+    """Two blocks' sums added (dictionaries key by key)."""
+    if isinstance(first, dict):
+        return {key: _merge(value, second[key]) for key, value in first.items()}
+    return first + second
+
+
+def run_kuhn_study(
+    config: KuhnStudyConfig, progress: Progress | None = None, executor: Executor | None = None
+) -> dict[str, Any]:
+    """Run every study of the module docstring; a JSON-ready dictionary of the figures. The
+    trials go in blocks (``config.block_trials`` of the switching methods, ``config.adaptive_block``
+    of the adaptive learner), each a task of ``executor`` (default: this process) with a
+    generator of its own: the figures depend on the seed and the block sizes only, and the
+    memory on the block sizes, not on the number of trials."""
+    say = progress or (lambda message: None)
+    tasks: list[StudyTask] = []
+    for name in config.opponents:
+        tasks += [("switching", config, name, b, n) for b, n in enumerate(_blocks(config.trials, config.block_trials))]
+        blocks = _blocks(config.adaptive_trials, config.adaptive_block)
+        tasks += [("adaptive", config, name, b, n) for b, n in enumerate(blocks)]
+    parts: dict[int, Any] = {}
+    done: dict[tuple[str, str], int] = {}
+    for index, part in (executor or LocalExecutor()).run(_study_task, tasks):
+        kind, _config, name, _block, trials = tasks[index]
+        parts[index] = part
+        done[kind, name] = done.get((kind, name), 0) + trials
+        total = config.trials if kind == "switching" else config.adaptive_trials
+        say(f"kuhn {name}, {kind}: {done[kind, name]}/{total} trials")
+    sums: dict[tuple[str, str], Any] = {}
+    for index, (kind, _config, name, _block, _trials) in enumerate(tasks):  # in block order
+        key = (kind, name)
+        sums[key] = parts[index] if key not in sums else _merge(sums[key], parts[index])
+    hands = config.hands
+    adaptive_config = asdict(AdaptiveConfig(**config.adaptive))
+    result: dict[str, dict[str, Any]] = {
+        group: {} for group in ("opponents", "learners", "convergence", "priors", "nash_exploration", "game_length")
+    }
+    for name in config.opponents:
+        switching = sums["switching", name]
+        eta, xi, brv = (float(v) for v in switching["opponent"].mean())
+        result["opponents"][name] = {
+            "eta": eta,
+            "xi": xi,
+            "random": name == "tau",
+            "best_response_value": brv,
+            "ceiling_total": brv * hands,
+            "nash_total": hands * ks.GAME_VALUE,
+        }
+        result["learners"][name] = {learner: s.summary() for learner, s in switching["learners"].items()}
+        result["learners"][name]["adaptive"] = sums["adaptive", name].summary(adaptive_config)
+        if "convergence" in switching:
+            result["convergence"][name] = {
+                learner: {"rate": round_list(m.mean()), "rate_se": round_list(m.se())}
+                for learner, m in switching["convergence"].items()
+            }
+        for group in ("priors", "nash_exploration", "game_length"):
+            if group in switching:
+                result[group][name] = {label: s.summary() for label, s in switching[group].items()}
     result["goals"] = kuhn_goals(result, config)
     return result
 
@@ -303,4 +327,4 @@ def kuhn_goals(result: dict[str, dict[str, Any]], config: KuhnStudyConfig) -> di
     return goals
 
 
-__all__ = ["KuhnStudyConfig", "kuhn_goals", "run_kuhn_study", "summarise_switching"]
+__all__ = ["KuhnStudyConfig", "kuhn_goals", "run_kuhn_study"]

@@ -37,12 +37,13 @@ for every trial.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from pokerbot.bot.executor import Executor, LocalExecutor
+from pokerbot.bot.executor import Progress as TaskProgress
 from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
 from pokerbot.bot.experiments.learners import ModelLearner, PortfolioLearner
 from pokerbot.bot.experiments.simulate import TreeSimulator
@@ -88,6 +89,7 @@ class LeducStudyConfig:
     kappa: float = 0.5
     """Skew strength of the skewed opponents (and portfolio members)."""
     jobs: int = 1
+    """Chunks of trials per learner and opponent: the tasks run at the same time (at most)."""
     adaptive: dict[str, Any] = field(default_factory=dict)
 
 
@@ -216,8 +218,12 @@ def summarise(raw: dict[str, list], hands: int) -> dict[str, Any]:
     }
 
 
-def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) -> dict[str, Any]:
-    """Run every learner against every opponent; a JSON-ready dictionary of the figures."""
+def run_leduc_study(
+    config: LeducStudyConfig, progress: Progress | None = None, executor: Executor | None = None
+) -> dict[str, Any]:
+    """Run every learner against every opponent; a JSON-ready dictionary of the figures. The
+    trials of each pairing are cut into ``config.jobs`` chunks, each a task of ``executor``
+    (default: this process); the figures do not depend on where the tasks ran."""
     say = progress or (lambda message: None)
     for name in config.opponents:
         if name not in OPPONENTS and not name.startswith(POLICY_PREFIX):
@@ -226,32 +232,36 @@ def run_leduc_study(config: LeducStudyConfig, progress: Progress | None = None) 
         if name not in LEARNERS:
             raise ValueError(f"unknown learner {name!r}: choose from {', '.join(LEARNERS)}")
     tasks = [
-        (opponent, learner, chunk)
+        (config, opponent, learner, [int(trial) for trial in chunk])
         for opponent in config.opponents
         for learner in config.learners
         for chunk in np.array_split(np.arange(config.trials), max(1, config.jobs))
         if len(chunk)
     ]
+    parts: dict[int, dict[str, list]] = {}
+    done: dict[tuple[str, str], int] = {}
+    for index, part in (executor or LocalExecutor()).run(_trials_task, tasks):
+        parts[index] = part
+        _config, opponent, learner, chunk = tasks[index]
+        done[opponent, learner] = done.get((opponent, learner), 0) + len(chunk)
+        say(f"leduc {opponent} / {learner}: {done[opponent, learner]}/{config.trials} trials")
     raw: dict[tuple[str, str], dict[str, list]] = {}
-
-    def collect(opponent: str, learner: str, part: dict[str, list]) -> None:
-        merged = raw.setdefault((opponent, learner), {key: [] for key in part})
-        for key, values in part.items():
+    for index, (_config, opponent, learner, _chunk) in enumerate(tasks):  # in trial order, wherever they ran
+        merged = raw.setdefault((opponent, learner), {key: [] for key in parts[index]})
+        for key, values in parts[index].items():
             merged[key].extend(values)
-        say(f"leduc {opponent} / {learner}: {len(merged['expected'])}/{config.trials} trials")
-
-    if config.jobs > 1:
-        with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-            futures = [(o, n, pool.submit(run_trials, config, o, n, c.tolist())) for o, n, c in tasks]
-            for opponent, learner, future in futures:
-                collect(opponent, learner, future.result())
-    else:
-        for opponent, learner, chunk in tasks:
-            collect(opponent, learner, run_trials(config, opponent, learner, chunk.tolist()))
     results: dict[str, dict[str, Any]] = {}
     for (opponent, learner), part in raw.items():
         results.setdefault(opponent, {})[learner] = summarise(part, config.hands)
     return {"results": results, "goals": leduc_goals(results), "config": asdict(config)}
+
+
+def _trials_task(task: tuple[LeducStudyConfig, str, str, list[int]], progress: TaskProgress) -> dict[str, list]:
+    """One chunk of trials as an executor's task (:func:`run_trials`)."""
+    config, opponent, learner, trials = task
+    part = run_trials(config, opponent, learner, trials)
+    progress(len(trials))
+    return part
 
 
 def leduc_goals(results: dict[str, dict[str, Any]]) -> dict[str, Any]:

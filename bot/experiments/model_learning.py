@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from pokerbot.bot.experiments.model_evaluation import Report, prequential
+from pokerbot.bot.experiments.model_evaluation import Report, Totals, prequential
 from pokerbot.bot.match import MatchError, run_inprocess_match, strategy_seed
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.models.config import ModelConfig
@@ -127,21 +128,16 @@ def _table(report: Report, title: str) -> Table:
     ):
         table.add_column(column, justify="right")
     for block in report.blocks:
-        prior, adapting = block.scores["prior"].summary(), block.scores["adapting"].summary()
-        table.add_row(
-            f"{block.first + 1}-{block.last + 1}",
-            str(prior["decisions"]),
-            _fmt(prior["action_loss"]),
-            _fmt(adapting["action_loss"]),
-            _fmt(prior["accuracy"]),
-            _fmt(adapting["accuracy"]),
-            str(prior["showdowns"]),
-            _fmt(prior["strength_loss"]),
-            _fmt(adapting["strength_loss"]),
-        )
-    prior, adapting = report.overall["prior"].summary(), report.overall["adapting"].summary()
-    table.add_row(
-        "all",
+        table.add_row(*_row(f"{block.first + 1}-{block.last + 1}", block.scores))
+    table.add_row(*_row("all", report.overall), end_section=True)
+    return table
+
+
+def _row(label: str, scores: Mapping[str, Totals]) -> list[str]:
+    """One line of the table: the prior's and the adapting model's figures side by side."""
+    prior, adapting = scores["prior"].summary(), scores["adapting"].summary()
+    return [
+        label,
         str(prior["decisions"]),
         _fmt(prior["action_loss"]),
         _fmt(adapting["action_loss"]),
@@ -150,9 +146,7 @@ def _table(report: Report, title: str) -> Table:
         str(prior["showdowns"]),
         _fmt(prior["strength_loss"]),
         _fmt(adapting["strength_loss"]),
-        end_section=True,
-    )
-    return table
+    ]
 
 
 def write_plot(report: Report, path: Path, title: str) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import typer
 
+from pokerbot.bot.executor import ADDRESS_HELP, ExecutorError, make_executor
 from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
 from pokerbot.bot.experiments.leduc_study import (
     LEARNERS,
@@ -114,14 +115,22 @@ def experiment_kuhn(
     tau: float = typer.Option(0.055, "--tau", help="Best-response value of the random opponents (chips/hand)."),
     opponents: str = typer.Option("O1,O2,O3,O4,O5,O6,tau", "--opponents", help="Comma-separated opponents."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
+    block: int = typer.Option(10_000, "--block", help="Trials of the switching methods per task (memory: one block)."),
+    jobs: int = typer.Option(
+        1, "--jobs", help="Tasks at a time (blocks of trials): 1 in this process; more: a local Ray."
+    ),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     adaptive_settings: list[str] = typer.Option(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
     """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
-    if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands:
-        raise _fail("need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands")
+    if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands or block < 1 or jobs < 1:
+        raise _fail(
+            "need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands, "
+            "--block >= 1 and --jobs >= 1"
+        )
     if tau <= -1.0 / 18.0:
         raise _fail("--tau must exceed the game value -1/18")
     lengths = tuple(length for length in (50, 100, 200, 400) if length <= convergence_hands)
@@ -135,9 +144,14 @@ def experiment_kuhn(
         opponents=names,
         game_lengths=lengths or (hands,),
         adaptive=_adaptive_settings(adaptive_settings),
+        block_trials=block,
     )
     started = time.perf_counter()
-    result = run_kuhn_study(config, lambda message: typer.echo(message, err=True))
+    try:
+        with make_executor(jobs, address) as executor:
+            result = run_kuhn_study(config, lambda message: typer.echo(message, err=True), executor)
+    except ExecutorError as error:
+        raise _fail(str(error)) from None
     data = {"meta": _meta(started, _config_dict(config)), **result}
     _write(data, out)
     folder = plots or out.parent
@@ -263,7 +277,10 @@ def experiment_leduc(
     ),
     learners: str = typer.Option(",".join(LEARNERS), "--learners", help="Comma-separated learners."),
     kappa: float = typer.Option(0.5, "--kappa", help="Skew strength of the skewed opponents, in [0, 1]."),
-    jobs: int = typer.Option(1, "--jobs", help="Worker processes."),
+    jobs: int = typer.Option(
+        1, "--jobs", help="Tasks at a time (chunks of the trials): 1 plays in this process; more start a local Ray."
+    ),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
     adaptive_settings: list[str] = typer.Option(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
@@ -283,7 +300,11 @@ def experiment_leduc(
     if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
         raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
     started = time.perf_counter()
-    result = run_leduc_study(config, lambda message: typer.echo(message, err=True))
+    try:
+        with make_executor(jobs, address) as executor:
+            result = run_leduc_study(config, lambda message: typer.echo(message, err=True), executor)
+    except ExecutorError as error:
+        raise _fail(str(error)) from None
     data = {"meta": _meta(started, result.pop("config")), **result}
     _write(data, out)
     written = plot_leduc(data, plots or out.parent)

@@ -31,7 +31,10 @@ searching again. One answer after the chart costs one search (``costly_probabili
 
 The models (from their prior, :func:`~pokerbot.strategies.agent.opponents.adaptive_models`)
 are made at the first decision or observation. Each decision searches until
-``min(deadline - safety_margin, now + time_budget)`` (seconds); with a node budget
+``min(deadline - margin, now + time_budget)`` (seconds), ``margin`` the smaller of
+``safety_margin`` and :data:`MARGIN_SHARE` of the time left to the deadline: under a
+competition's 100 ms response limit the client gives the strategy about 45 ms, and a fixed
+0.05 s margin would leave no search at all; with a node budget
 (``search.node_budget``, ``miximax:2000nodes``) it searches until the budget instead and never
 reads the clock, so the same seed plays the same match on any machine and under any load (the
 caller's deadline is then not watched: pick a budget well inside it). All randomness comes from
@@ -67,6 +70,10 @@ from pokerbot.strategies.agent.preflop_policy import PreflopAdaptation, PreflopP
 from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
 from pokerbot.strategies.base import ActionProbabilities, Strategy
 
+MARGIN_SHARE = 0.2
+"""Share of the time left to the caller's deadline kept free at most (the search overshoots
+its stop by about 3 ms at worst, docs/agent.md; the rest answers and sends)."""
+
 
 class AgentSettings(BaseModel):
     """Everything that configures the agent (sizes, sampling, pruning, time)."""
@@ -79,7 +86,8 @@ class AgentSettings(BaseModel):
     """Most seconds spent on one decision. 0.05: every strength figure in
     ``docs/experiments.md`` was measured at it, and 0.4 s was no stronger there (Time budget)."""
     safety_margin: float = Field(0.05, ge=0.0)
-    """Seconds kept free before the caller's deadline."""
+    """Most seconds kept free before the caller's deadline (less when the deadline is near:
+    :data:`MARGIN_SHARE`)."""
     use_models: bool = True
     """False: uniform opponent actions and equity against a random hand (no learning)."""
     learn: bool = True
@@ -229,7 +237,9 @@ class MiximaxAgent(Strategy):
         win_model = self._win_model(view)
         predict: ActionModels = self._predictors(me) if use_models else _uniform
         if self.settings.search.node_budget is None:
-            stop = min(deadline - self.settings.safety_margin, time.monotonic() + self.settings.time_budget)
+            now = time.monotonic()
+            margin = min(self.settings.safety_margin, MARGIN_SHARE * max(0.0, deadline - now))
+            stop = min(deadline - margin, now + self.settings.time_budget)
         else:
             stop = math.inf  # the node budget alone ends the search: reproducible (module docstring)
         result = search(
