@@ -31,6 +31,7 @@ otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import sys
@@ -40,7 +41,7 @@ from typing import Any
 
 import structlog
 
-from pokerbot.bot.strategy_runner import Isolation, Runner, StrategyFailedError, make_runner
+from pokerbot.bot.strategy_runner import InlineRunner, Isolation, Runner, StrategyFailedError, make_runner
 from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, transport_for
 from pokerbot.bot.worker import StrategyBusyError
 from pokerbot.protocol.actions import Action
@@ -118,6 +119,13 @@ class DecisionClock:
         self.match_seconds += seconds
 
 
+@dataclass(frozen=True, slots=True)
+class _End:
+    """The connection ended (``error`` None: closed by the dealer), after the lines before it."""
+
+    error: BaseException | None
+
+
 class _Player:
     """Plays one connection: reads states, decides, replies, observes."""
 
@@ -143,6 +151,11 @@ class _Player:
         self.dealer_error: str | None = None
         self._hand_end_read_at: float | None = None
         """When the last line, a hand's end, was read: a request right after it was sent with it."""
+        self._ended: asyncio.Future[str | None] | None = None
+        """With an inline strategy on a connection that hands lines over as they arrive
+        (:meth:`_exchange_inline`): resolved with the transport error (or None) at the end."""
+        self._backlog: collections.deque[str | _End] | None = None
+        """Lines that came while a reply waited for the connection's buffer to drain."""
 
     def _new_state(self, view: MatchState) -> None:
         if view.hand_number != self.hand_number or not self.in_hand:
@@ -168,6 +181,11 @@ class _Player:
             await connection.send_lines([self.session.hello()])
         except ConnectionError as problem:  # refused at once: what the dealer said is still readable
             error = f"connection to the dealer failed: {problem}"
+        if isinstance(self.runner, InlineRunner):
+            ended = self._ended = asyncio.get_running_loop().create_future()
+            if connection.subscribe(self._on_line, self._on_end):
+                ending = await ended
+                return error or ending
         while True:
             try:
                 line = await connection.read_line()
@@ -179,33 +197,42 @@ class _Player:
 
     async def _handle(self, line: str) -> None:
         """One line from the dealer: decide and answer, observe, or note a comment."""
+        event, started = self._read(line)
+        if isinstance(event, ActionRequired):
+            action = await self._decide(event.view, line, started)
+            await self.connection.send_lines([self.session.respond(event.view, action)])
+            self.clock.charge(time.monotonic() - started)
+        elif isinstance(event, HandFinished):
+            await self._observe(event.view, line)
+
+    def _read(self, line: str) -> tuple[ActionRequired | HandFinished | None, float]:
+        """Read one line and note what it says; the request or hand's end to act on, if any,
+        and (for a request) when its budget started (monotonic seconds)."""
         received = time.monotonic()
         hand_end_read_at, self._hand_end_read_at = self._hand_end_read_at, None
         try:
             event = self.session.receive(line)
         except ProtocolError as problem:
             self.log.warning("bad_line", error=str(problem), line=line[:200])
-            return
+            return None, received
         if isinstance(event, ActionRequired):
             self._new_state(event.view)
             # The dealer sends a hand's end and the next hand's first request together; the
             # strategy's observe delayed reading the request, but the dealer's clock ran.
-            started = received if hand_end_read_at is None else hand_end_read_at
-            action = await self._decide(event.view, line, started)
-            await self.connection.send_lines([self.session.respond(event.view, action)])
-            self.clock.charge(time.monotonic() - started)
-        elif isinstance(event, StateUpdate):
+            return event, received if hand_end_read_at is None else hand_end_read_at
+        if isinstance(event, StateUpdate):
             self._new_state(event.view)
         elif isinstance(event, HandFinished):
             self.in_hand = False
             with contextlib.suppress(IncompleteHandError):  # a showdown card was not shown
                 self.chips += event.view.state.values()[event.view.position]
             self._hand_end_read_at = received
-            await self._observe(event.view, line)
+            return event, received
         elif is_comment(line):
             self.log.info("dealer_comment", text=line)
             if line.lstrip("#; ").lower().startswith("error"):
                 self.dealer_error = line.lstrip("#; ")
+        return None, received
 
     async def _decide(self, view: MatchState, line: str, started: float) -> Action:
         """The strategy's action for ``view`` (``line`` as received), or the fallback when it
@@ -222,9 +249,91 @@ class _Player:
             return self._fallback(view, f"the strategy did not answer within {hard:.3f} s")
         except StrategyFailedError as problem:
             return self._fallback(view, f"the strategy failed: {problem}")
+        return self._checked(view, action)
+
+    def _checked(self, view: MatchState, action: object) -> Action:
+        """``action`` when it is legal in ``view``, else the fallback."""
         if not isinstance(action, Action) or not view.state.can(action):
             return self._fallback(view, f"the strategy chose an illegal action {action!r}")
         return action
+
+    # ------------------------------------------------ an inline strategy, lines as they arrive
+    def _on_line(self, line: str) -> None:
+        """A line handed over by the connection as it arrives (inline strategies only): handled
+        at once as :meth:`_handle` would, without a task waking up per line."""
+        ended = self._ended
+        if ended is None or ended.done():
+            return
+        if self._backlog is not None:
+            self._backlog.append(line)
+            return
+        try:
+            event, started = self._read(line)
+            if isinstance(event, ActionRequired):
+                view = event.view
+                action = self._decide_inline(view, started)
+                reply = [self.session.respond(view, action)]
+                if not self.connection.send_now(reply):  # the dealer is not reading: wait for it
+                    self._backlog = collections.deque()
+                    asyncio.ensure_future(self._send_late(reply, started))
+                    return
+                self.clock.charge(time.monotonic() - started)
+            elif isinstance(event, HandFinished):
+                try:
+                    self._inline().observe_now(event.view)
+                except StrategyFailedError as problem:
+                    self.log.warning("observe_failed", hand=event.view.hand_number, error=str(problem))
+        except (LineTooLongError, ConnectionError) as problem:
+            ended.set_result(f"connection to the dealer failed: {problem}")
+        except Exception as error:  # a bug: raised from run(), as from the reading loop
+            ended.set_exception(error)
+
+    def _on_end(self, error: BaseException | None) -> None:
+        """The connection ended (``error`` None: the dealer closed it)."""
+        if self._backlog is not None:
+            self._backlog.append(_End(error))
+            return
+        ended = self._ended
+        if ended is not None and not ended.done():
+            ended.set_result(None if error is None else f"connection to the dealer failed: {error}")
+
+    async def _send_late(self, reply: list[str], started: float) -> None:
+        """Send ``reply`` once the connection can take it, then the lines that came meanwhile."""
+        ended = self._ended
+        assert ended is not None and self._backlog is not None
+        try:
+            await self.connection.send_lines(reply)
+            self.clock.charge(time.monotonic() - started)
+            while self._backlog:
+                item = self._backlog.popleft()
+                if isinstance(item, _End):
+                    self._backlog = None
+                    self._on_end(item.error)
+                    return
+                await self._handle(item)
+            self._backlog = None
+        except (LineTooLongError, ConnectionError) as problem:
+            if not ended.done():
+                ended.set_result(f"connection to the dealer failed: {problem}")
+        except Exception as error:  # a bug: raised from run()
+            if not ended.done():
+                ended.set_exception(error)
+
+    def _inline(self) -> InlineRunner:
+        runner = self.runner
+        assert isinstance(runner, InlineRunner)
+        return runner
+
+    def _decide_inline(self, view: MatchState, started: float) -> Action:
+        """:meth:`_decide` for an inline strategy, without a coroutine."""
+        soft, hard = self.clock.budget()
+        if hard - (time.monotonic() - started) <= 0:
+            return self._fallback(view, "no time left under the ACPC limits")
+        try:
+            action = self._inline().decide_now(view, started + soft)
+        except StrategyFailedError as problem:
+            return self._fallback(view, f"the strategy failed: {problem}")
+        return self._checked(view, action)
 
     def _fallback(self, view: MatchState, reason: str) -> Action:
         self.fallbacks += 1

@@ -23,6 +23,7 @@ query parameter).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import math
@@ -71,6 +72,13 @@ class _Gone:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Sends:
+    """Lines still to send, by seat, after a seat was found backlogged."""
+
+    sends: dict[int, list[str]]
+
+
 def _stamp(wall: float) -> str:
     return f"{wall:.6f}"
 
@@ -102,12 +110,17 @@ class _Match:
         """Set when the session is finished."""
         self.lock = asyncio.Lock()
         """Held while an input is handled, so that events are carried out in order."""
+        self.loop = asyncio.get_running_loop()
         self.timer: asyncio.TimerHandle | None = None
         self.timer_at = math.inf
         self.timer_task: asyncio.Task[None] | None = None
         self.started = False
         self.over = False
         self.handlers: set[asyncio.Task[None]] = set()
+        self.queue: collections.deque[_Line | _Gone | _Sends] = collections.deque()
+        """Inputs of subscribed seats waiting their turn (see :meth:`_on_input`)."""
+        self.drainer: asyncio.Task[None] | None = None
+        """The task handling :attr:`queue`, while it has inputs."""
         self.error: str | None = None
         self.signal: int | None = None
         """The signal that stopped the dealer, if one did."""
@@ -138,7 +151,13 @@ class _Match:
         self.handlers.add(task)
         try:
             if await self._hello(seat, connection):
-                await self._pump(seat, connection)
+                ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+                if connection.subscribe(
+                    functools.partial(self._on_line, seat), functools.partial(self._on_end, seat, connection, ended)
+                ):
+                    await ended
+                else:
+                    await self._pump(seat, connection)
         finally:
             self.handlers.discard(task)
 
@@ -187,10 +206,89 @@ class _Match:
             await self.handle(_Line(seat, line, loop.time(), time.time()))
         if self.started or self.over:
             await self.handle(_Gone(seat, reason))
-        else:  # before the match: the seat may be taken again (a bot restarting, say)
-            self.warn(f"seat {seat + 1} ({connection.peer}) {reason} before the match started; the seat is free again")
-            self.ready[seat] = False
-            self.connections[seat] = None
+        else:
+            self._free(seat, connection, reason)
+
+    def _free(self, seat: int, connection: LineConnection, reason: str) -> None:
+        """Before the match: the seat may be taken again (a bot restarting, say)."""
+        self.warn(f"seat {seat + 1} ({connection.peer}) {reason} before the match started; the seat is free again")
+        self.ready[seat] = False
+        self.connections[seat] = None
+
+    # ------------------------------------------------------------ subscribed seats
+    def _on_line(self, seat: int, line: str) -> None:
+        """A line of a subscribed seat, handed over by the event loop as it arrives: handled
+        at once as in :meth:`_on_input`, without making an input object first."""
+        session = self.session
+        if session.finished:
+            return
+        now = self.loop.time()
+        if self.drainer is not None or not self.started or self.lock.locked():
+            self._enqueue(_Line(seat, line, now, time.time()))
+            return
+        if not self.config.quiet:
+            self._stderr([f"FROM {seat + 1} at {_stamp(time.time())} {line}"])
+        self._carry_out_now(session.receive(seat, line, now))
+
+    def _on_end(
+        self, seat: int, connection: LineConnection, ended: asyncio.Future[str], error: BaseException | None
+    ) -> None:
+        """A subscribed seat's connection ended (``error`` None: the peer closed it)."""
+        if isinstance(error, LineTooLongError):
+            reason = f"sent an over-long line: {error}"
+        elif error is not None:
+            reason = f"lost the connection ({error})"
+        else:
+            reason = "closed the connection"
+        if self.started or self.over:
+            self._on_input(_Gone(seat, reason))
+        else:
+            self._free(seat, connection, reason)
+        if not ended.done():
+            ended.set_result(reason)
+
+    def _on_input(self, item: _Gone) -> None:
+        """Handle ``item`` at once when nothing else is under way and every seat can take its
+        lines without waiting (the common case: no task wakes up per line); else queue it, to
+        be handled in order by :meth:`_drain` as :meth:`_pump` would."""
+        session = self.session
+        if session.finished:
+            return  # nothing more to handle (as in :meth:`handle`)
+        if self.drainer is not None or not self.started or self.lock.locked():
+            self._enqueue(item)
+            return
+        self._carry_out_now(session.disconnect(item.seat, item.reason))
+
+    def _carry_out_now(self, events: list[DealerEvent]) -> None:
+        """:meth:`_apply` without waiting: lines for a backlogged seat are left to :meth:`_drain`."""
+        sends = self._record(events)
+        if sends and self.error is None:
+            rest = self._send_now(sends)
+            if rest:
+                self._enqueue(_Sends(rest))
+        self._watch()
+
+    def _enqueue(self, item: _Line | _Gone | _Sends) -> None:
+        self.queue.append(item)
+        if self.drainer is None:
+            self.drainer = asyncio.ensure_future(self._drain())
+            self.handlers.add(self.drainer)
+
+    async def _drain(self) -> None:
+        """Handle the queued inputs in order, once the match has started."""
+        try:
+            await self.go.wait()
+            while self.queue:
+                item = self.queue.popleft()
+                if isinstance(item, _Sends):
+                    async with self.lock:
+                        if self.error is None:
+                            await self._send(item.sends)
+                else:
+                    await self.handle(item)
+        finally:
+            self.handlers.discard(self.drainer)
+            self.drainer = None
 
     # ------------------------------------------------------------ inputs
     async def handle(self, item: _Line | _Gone) -> None:
@@ -209,6 +307,10 @@ class _Match:
     async def _apply(self, events: list[DealerEvent]) -> None:
         """Carry out ``events`` (the lock held); then watch the next deadline or finish."""
         await self.carry_out(events)
+        self._watch()
+
+    def _watch(self) -> None:
+        """After events: arm the timer for the next deadline, or mark the match done."""
         if self.session.finished:
             self.done.set()
             return
@@ -237,6 +339,12 @@ class _Match:
     # ------------------------------------------------------------ events
     async def carry_out(self, events: list[DealerEvent]) -> None:
         """Send, log and report ``events`` in order; a failed send ends the match."""
+        sends = self._record(events)
+        if sends and self.error is None:
+            await self._send(sends)
+
+    def _record(self, events: list[DealerEvent]) -> dict[int, list[str]]:
+        """Log and report ``events`` in order; the lines they send, by seat."""
         config, session = self.config, self.session
         transcript = not config.quiet
         err: list[str] = []
@@ -268,8 +376,7 @@ class _Match:
                 self.error = event.reason
                 err.append(f"ERROR: {event.reason}")
         self._stderr(err)
-        if sends and self.error is None:
-            await self._send(sends)
+        return sends
 
     def _log_line(self, line: str, err: list[str]) -> None:
         """Append ``line`` to the log and flush it; a failed write ends the match."""
@@ -291,12 +398,31 @@ class _Match:
             self.error = reason
             err.append(f"ERROR: {reason}")
 
+    def _order(self, sends: dict[int, list[str]]) -> list[int]:
+        """The seats to write to: the seat to act first (it can think while the others'
+        lines are written)."""
+        awaiting = self.session.awaiting
+        return [awaiting, *(seat for seat in sends if seat != awaiting)] if awaiting in sends else list(sends)
+
+    def _send_now(self, sends: dict[int, list[str]]) -> dict[int, list[str]]:
+        """Write each seat's lines without waiting, while the seats' buffers are small; the
+        lines left for :meth:`_send` (from the first backlogged seat on). A broken
+        connection ends the match."""
+        order = self._order(sends)
+        for index, seat in enumerate(order):
+            connection = self.connections[seat]
+            try:
+                if connection is None or not connection.send_now(sends[seat]):
+                    return {later: sends[later] for later in order[index:]}
+            except ConnectionError as error:
+                self._record(self.session.disconnect(seat, f"lost the connection ({error})"))
+                return {}
+        return {}
+
     async def _send(self, sends: dict[int, list[str]]) -> None:
         """Write each seat's lines; a seat that cannot take them in t_response ends the match."""
         session = self.session
-        # The seat to act first: it can think while the others' lines are written.
-        awaiting = session.awaiting
-        order = [awaiting, *(seat for seat in sends if seat != awaiting)] if awaiting in sends else list(sends)
+        order = self._order(sends)
         connections = [self.connections[seat] for seat in order]
         seat = -1
         try:

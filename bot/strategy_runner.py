@@ -76,12 +76,20 @@ class InlineRunner(Runner):
         self.strategy = strategy
 
     async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
+        return self.decide_now(view, deadline)
+
+    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+        self.observe_now(view)
+
+    def decide_now(self, view: MatchState, deadline: float) -> Action:
+        """:meth:`decide` without a coroutine: the strategy's action, or StrategyFailedError."""
         try:
             return self.strategy.decide(view, deadline)
         except Exception as error:  # noqa: BLE001 - a strategy may raise anything
             raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
 
-    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+    def observe_now(self, view: MatchState) -> None:
+        """:meth:`observe` without a coroutine; StrategyFailedError when the strategy raised."""
         try:
             self.strategy.observe(view)
         except Exception as error:  # noqa: BLE001 - a strategy may raise anything

@@ -30,7 +30,6 @@ from pokerbot.protocol.transactions import Transaction, TransactionFormatError
 from pokerbot.protocol.wire import (
     MatchState,
     format_action,
-    format_cards,
     is_comment,
     parse_action,
     parse_match_state,
@@ -189,6 +188,8 @@ class DealerSession:
         self._sent = [""] * n
         self._awaiting: int | None = None
         self._request_time = 0.0
+        self._deadline = 0.0
+        """When the awaited seat runs out of time (monotonic seconds), fixed at the request."""
         self._hand_seconds = [0.0] * n
         self._cards: dict[tuple[int, int], str] = {}
         """The current hand's cards field by (position, round), round -1 at the end."""
@@ -234,7 +235,7 @@ class DealerSession:
         """When the awaited seat runs out of time (monotonic seconds), or None if nobody is awaited."""
         if self._awaiting is None:
             return None
-        return self._request_time + self._remaining(self._awaiting).seconds
+        return self._deadline
 
     def score_line(self) -> str:
         """The ``SCORE`` line of the hands played so far (totals in the order of ``names``)."""
@@ -313,7 +314,7 @@ class DealerSession:
             return []
         if seat != self._awaiting:
             return [DealerWarning(seat, f"{self._seat_label(seat)}: ignoring un-requested line {text[:80]!r}")]
-        if now > self._request_time + self._remaining(seat).seconds:
+        if now > self._deadline:
             return self.timeout(now)
         sent = self._sent[seat]
         if not text.startswith(sent):
@@ -343,7 +344,7 @@ class DealerSession:
             return []
         if seat != self._awaiting:
             raise SessionStateError(f"{self._seat_label(seat)} is not to act (awaiting seat {self._awaiting})")
-        if now > self._request_time and now > self._request_time + self._remaining(seat).seconds:
+        if now > self._request_time and now > self._deadline:
             return self.timeout(now)
         return self._take(seat, action, None, now)
 
@@ -468,8 +469,10 @@ class DealerSession:
     def _request(self, now: float) -> None:
         state = self._state
         assert state is not None and state.current_player is not None
-        self._awaiting = self.seat_of(state.current_player)
+        seat = self._awaiting = self.seat_of(state.current_player)
         self._request_time = now
+        # The seat's time used changes only when it acts: its deadline is fixed until then.
+        self._deadline = now + self._remaining(seat).seconds
 
     def _broadcast(self) -> list[DealerEvent]:
         """The current state, sent to every seat as that seat's position sees it."""
@@ -495,9 +498,7 @@ class DealerSession:
 
     def _cards_field(self, state: HandState, position: int) -> str:
         """``position``'s cards field now: what :func:`format_cards` gives, built from the
-        hand's hole and board texts (formatted once per hand) until the showdown."""
-        if state.finished:
-            return format_cards(state, position)
+        hand's hole and board texts (formatted once per hand)."""
         texts = self._card_texts
         if texts is None:
             game = state.game
@@ -509,7 +510,11 @@ class DealerSession:
             ]
             texts = self._card_texts = (holes, rounds)
         holes, rounds = texts
-        mine = "|".join(hole if p == position else "" for p, hole in enumerate(holes))
+        if state.finished and state.showdown():  # every hole card not folded is shown
+            folded = state.folded
+            mine = "|".join(hole if p == position or not folded[p] else "" for p, hole in enumerate(holes))
+        else:
+            mine = "|".join(hole if p == position else "" for p, hole in enumerate(holes))
         return mine + rounds[0] + "".join("/" + text for text in rounds[1 : state.round + 1])
 
     def _log_hand(self, state: HandState) -> HandLogged:

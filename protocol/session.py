@@ -111,7 +111,7 @@ class ClientSession:
     def receive(self, line: str) -> ClientEvent:
         """Turn one line from the dealer into an event; raises ProtocolError when malformed."""
         text = strip_terminator(line)
-        if not text.strip():
+        if not text or text.isspace():
             return Ignored("blank line")
         if is_comment(text):
             return Ignored(f"comment: {text}")

@@ -60,11 +60,9 @@ class MatchState:
 
 def strip_terminator(line: str) -> str:
     """``line`` without one trailing ``\\r\\n`` or ``\\n``."""
-    if line.endswith("\r\n"):
-        return line[:-2]
-    if line.endswith("\n"):
-        return line[:-1]
-    return line
+    if line[-1:] != "\n":  # the common case, once a transport has taken the terminator off
+        return line
+    return line[:-2] if line[-2:-1] == "\r" else line[:-1]
 
 
 def is_comment(line: str) -> bool:
@@ -156,11 +154,43 @@ class MatchStateReader:
             state = last.state.copy()
             round_before = state.round
             replay_betting(betting, state, offset, start=known)
-            if cards != self._cards or state.round != round_before or state.finished:
+            # The same cards in the same round read as before (a fold ending the hand only
+            # widens what may be shown); a board that only grew needs its new cards alone.
+            if (cards != self._cards or state.round != round_before) and not self._extend_board(
+                cards, state, round_before
+            ):
                 read_cards(cards, state, last.position, offset + len(betting) + 1)
             view = MatchState(last.position, last.hand_number, state)
         self._key, self._betting, self._cards, self._view = key, betting, cards, view
         return view
+
+    def _extend_board(self, cards: str, state: HandState, round_before: int) -> bool:
+        """Read only the board rounds ``cards`` adds to the previous line's field (``/`` and
+        each new round's cards, all new to the hand): True when that is all that changed
+        and every new card is sound; False, with ``state`` untouched, when the whole field
+        must be read (and checked, with its error message) by :func:`read_cards`."""
+        previous = self._cards
+        if not cards.startswith(previous):
+            return False
+        rounds = cards[len(previous) :].split("/")
+        game = state.game
+        if rounds[0] or len(rounds) - 1 != state.round - round_before:
+            return False
+        seen = {card for hole in state.hole_cards if hole for card in hole}
+        seen.update(state.board_cards)
+        board = list(state.board_cards)
+        deck = game.deck_set
+        for round_index, text in enumerate(rounds[1:], start=round_before + 1):
+            if len(text) != 2 * game.num_board_cards[round_index]:
+                return False
+            for i in range(0, len(text), 2):
+                card = _CARD_BY_STRING.get(text[i : i + 2])
+                if card is None or card not in deck or card in seen:
+                    return False
+                seen.add(card)
+                board.append(card)
+        state.board_cards = tuple(board)
+        return True
 
 
 def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) -> None:
@@ -216,6 +246,8 @@ def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) 
 _CALL_ACTION = Action(ActionKind.CALL)
 _FOLD_ACTION = Action(ActionKind.FOLD)
 _RAISE_ACTION = Action(ActionKind.RAISE)
+_PLAIN_ACTIONS = {action.kind: action for action in (_CALL_ACTION, _FOLD_ACTION, _RAISE_ACTION)}
+"""Each kind's action without a size (actions are frozen: one object serves every line)."""
 
 
 def _cards(text: str, count: int, what: str, offset: int) -> tuple[Card, ...]:
@@ -361,7 +393,7 @@ def parse_action(text: str, game: Game) -> Action:
         return Action(kind, int(rest))
     if rest and not (_DIGITS.issuperset(rest.lstrip("+-")) and len(rest) <= _MAX_AMOUNT_DIGITS + 1):
         raise ProtocolError(f"action at offset 1: unexpected {rest[:20]!r} after the action")
-    return Action(kind)
+    return _PLAIN_ACTIONS[kind]
 
 
 def parse_response(line: str, game: Game) -> tuple[MatchState, Action]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pokerbot.bot.client import ClientResult, DealerConnectionError, play_match
 from pokerbot.bot.dealer import DealerConfig, MatchResult, serve_match
 from pokerbot.bot.dealer_cli import run_dealer
 from pokerbot.bot.transports import LineConnection, connect
+from pokerbot.bot.transports.tcp import TcpLineConnection
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.limits import TimeLimits
@@ -116,6 +118,28 @@ async def test_full_match_over_tcp(tmp_path: Path, game_name: str) -> None:
     assert sum(result.totals.values()) == pytest.approx(0.0)
     assert len(result.per_hand_values) == 6
     assert log_lines(result)[-1].startswith("SCORE:")
+
+
+async def test_lines_that_must_wait_for_a_busy_connection_keep_their_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dealer and clients write without waiting while a connection's buffer is small; when
+    it is not (here: every third write, as if the peer read slowly), the lines wait for the
+    buffer to drain, and the inputs that come meanwhile are handled after them, in order:
+    the match is the one played without waiting, line for line."""
+    game = load_game("holdem-nolimit-2p")
+    plain, _ = await run_match(make_config(tmp_path / "plain", game, 30), randoms(game))
+    writes = itertools.count()
+    send_now = TcpLineConnection.send_now
+
+    def sometimes_backlogged(connection: TcpLineConnection, lines: Sequence[str]) -> bool:
+        return next(writes) % 3 != 0 and send_now(connection, lines)
+
+    monkeypatch.setattr(TcpLineConnection, "send_now", sometimes_backlogged)
+    waiting, clients = await run_match(make_config(tmp_path / "waiting", game, 30), randoms(game))
+    assert next(writes) > 300  # both paths were taken many times
+    assert waiting.error is None and all(client.error is None and client.hands_played == 30 for client in clients)
+    assert state_lines(waiting) == state_lines(plain) and len(state_lines(plain)) == 30
 
 
 @pytest.mark.parametrize("game_name", sorted(BUILTIN_GAMES))

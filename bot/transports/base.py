@@ -65,6 +65,21 @@ class LineConnection(ABC):
         Raises :class:`ConnectionError` when the connection is broken or closed.
         """
 
+    def subscribe(self, on_line: LineCallback, on_end: LineEndCallback) -> bool:
+        """Hand every further line to ``on_line`` as soon as it arrives (called from the event
+        loop, not from a task: it must not block), then how the connection ended to ``on_end``,
+        once: None when the peer closed, else the :class:`LineTooLongError` or
+        :class:`ConnectionError` that :meth:`read_line` would raise. After it, do not call
+        :meth:`read_line`. False, and nothing changes, when this connection cannot: read
+        with :meth:`read_line` then."""
+        return False
+
+    def send_now(self, lines: Sequence[str]) -> bool:
+        """Queue ``lines`` for sending without waiting, when this connection can and is not
+        :attr:`backlogged`: True if they were queued, False (nothing sent) when the caller
+        must await :meth:`send_lines` instead. Raises :class:`ConnectionError` as it does."""
+        return False
+
     @property
     @abstractmethod
     def backlogged(self) -> bool:
@@ -74,6 +89,11 @@ class LineConnection(ABC):
     async def close(self, reason: str = "") -> None:
         """Close the connection; a ``reason`` means a refusal (the peer may be told why)."""
 
+
+LineCallback = Callable[[str], None]
+"""Gets one line, without its terminator (:meth:`LineConnection.subscribe`)."""
+LineEndCallback = Callable[[BaseException | None], None]
+"""Gets how a subscribed connection ended: None when the peer closed, else the error."""
 
 ConnectionHandler = Callable[[LineConnection], Awaitable[None]]
 """Runs one accepted connection; the connection closes when it returns."""
@@ -177,7 +197,9 @@ __all__ = [
     "STREAM_LIMIT",
     "ConnectionHandler",
     "HandshakeRefusedError",
+    "LineCallback",
     "LineConnection",
+    "LineEndCallback",
     "LineTooLongError",
     "Listener",
     "Transport",
