@@ -27,6 +27,9 @@ from pokerbot.bot.transports.base import (
 )
 from pokerbot.protocol.wire import MAX_LINE_LENGTH, strip_terminator
 
+READ_BYTES = 16 * 1024
+"""The most bytes read from a socket at once (asyncio's default is 256 KiB)."""
+
 
 def _decode(data: bytes | bytearray) -> str:
     return strip_terminator(data.decode("utf-8", "replace"))
@@ -117,7 +120,12 @@ class TcpLineConnection(LineConnection):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
         self._writer = writer
-        self._transport = writer.transport
+        self._transport = transport = writer.transport
+        # asyncio reads with recv(256 KiB): a buffer that size is mapped and unmapped by the
+        # C library at every read (three system calls) unless its threshold happened to grow.
+        # Lines are short: a smaller read buffer comes from the heap.
+        if isinstance(getattr(transport, "max_size", None), int):
+            transport.max_size = READ_BYTES  # type: ignore[attr-defined]
         no_delay(writer.get_extra_info("socket"))
         self.peer = peer_name(writer.get_extra_info("peername"))
 
