@@ -390,57 +390,39 @@ async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) 
     assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
 
 
-def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:
-    """Two hands' ends and a request wait in the strategy process's pipe: the request is
-    answered first, then the hands are observed in order."""
+def _two_ends_and_a_request(record: Path, ordered: bool) -> tuple[list[bytes], list[list[str]]]:
+    """Two hands' ends and a request wait in a strategy process's pipe before it starts: its
+    replies, and what the strategy saw (kind, hand, betting) in order."""
     import multiprocessing
 
     from pokerbot.bot.strategy_runner import _serve
 
-    record = tmp_path / "record.txt"
     context = multiprocessing.get_context("fork")
     client, child = context.Pipe(duplex=True)
     client.send_bytes(b"O" + HAND_0[2].encode())
     client.send_bytes(b"O" + HAND_1[2].encode())
     client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
-    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN), daemon=True)
+    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, ordered), daemon=True)
     server.start()  # only now: all three are waiting in its pipe
     child.close()
     replies = [client.recv_bytes() for _ in range(3)]
     client.close()
     server.join(10)
+    return replies, [line.split("|")[:3] for line in record.read_text().splitlines()]
+
+
+def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:
+    """The request is answered first, then the hands are observed in order."""
+    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=False)
     assert replies == [b"Ac", b"K", b"K"]
-    assert [line.split("|")[:3] for line in record.read_text().splitlines()] == [
-        ["decide", "0", ""],
-        ["observe", "0", "rc"],
-        ["observe", "1", "cc"],
-    ]
+    assert seen == [["decide", "0", ""], ["observe", "0", "rc"], ["observe", "1", "cc"]]
 
 
 def test_an_ordered_strategy_process_takes_every_request_in_the_order_sent(tmp_path: Path) -> None:
-    """The same pipe as above, ``ordered``: both hands are observed before the request."""
-    import multiprocessing
-
-    from pokerbot.bot.strategy_runner import _serve
-
-    record = tmp_path / "record.txt"
-    context = multiprocessing.get_context("fork")
-    client, child = context.Pipe(duplex=True)
-    client.send_bytes(b"O" + HAND_0[2].encode())
-    client.send_bytes(b"O" + HAND_1[2].encode())
-    client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
-    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, True), daemon=True)
-    server.start()
-    child.close()
-    replies = [client.recv_bytes() for _ in range(3)]
-    client.close()
-    server.join(10)
+    """``ordered``: both hands are observed before the request."""
+    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=True)
     assert replies == [b"K", b"K", b"Ac"]
-    assert [line.split("|")[:3] for line in record.read_text().splitlines()] == [
-        ["observe", "0", "rc"],
-        ["observe", "1", "cc"],
-        ["decide", "0", ""],
-    ]
+    assert seen == [["observe", "0", "rc"], ["observe", "1", "cc"], ["decide", "0", ""]]
 
 
 async def test_an_ordered_slow_learner_observes_every_hand(tmp_path: Path) -> None:
