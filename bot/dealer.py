@@ -223,7 +223,7 @@ class _Match:
         if session.finished:
             return
         now = self.loop.time()
-        if self.drainer is not None or not self.started or self.lock.locked():
+        if self._must_queue():
             self._enqueue(_Line(seat, line, now, time.time()))
             return
         if not self.config.quiet:
@@ -254,10 +254,15 @@ class _Match:
         session = self.session
         if session.finished:
             return  # nothing more to handle (as in :meth:`handle`)
-        if self.drainer is not None or not self.started or self.lock.locked():
+        if self._must_queue():
             self._enqueue(item)
             return
         self._carry_out_now(session.disconnect(item.seat, item.reason))
+
+    def _must_queue(self) -> bool:
+        """An input must wait its turn: earlier ones are queued, the match has not started, or
+        an input is being handled."""
+        return self.drainer is not None or not self.started or self.lock.locked()
 
     def _carry_out_now(self, events: list[DealerEvent]) -> None:
         """:meth:`_apply` without waiting: lines for a backlogged seat are left to :meth:`_drain`."""

@@ -33,6 +33,7 @@ from pokerbot.protocol.wire import (
     is_comment,
     parse_action,
     parse_match_state,
+    shown_holes,
     strip_terminator,
 )
 
@@ -510,11 +511,8 @@ class DealerSession:
             ]
             texts = self._card_texts = (holes, rounds)
         holes, rounds = texts
-        if state.finished and state.showdown():  # every hole card not folded is shown
-            folded = state.folded
-            mine = "|".join(hole if p == position or not folded[p] else "" for p, hole in enumerate(holes))
-        else:
-            mine = "|".join(hole if p == position else "" for p, hole in enumerate(holes))
+        shown = shown_holes(state, position)
+        mine = "|".join(hole if seen else "" for hole, seen in zip(holes, shown, strict=True))
         return mine + rounds[0] + "".join("/" + text for text in rounds[1 : state.round + 1])
 
     def _log_hand(self, state: HandState) -> HandLogged:

@@ -324,6 +324,13 @@ def read_cards(text: str, state: HandState, viewer: int | None, offset: int = 0)
     state.board_cards = tuple(board)
 
 
+def shown_holes(state: HandState, viewer: int | None) -> list[bool]:
+    """Whose hole cards the cards field shows to ``viewer``: its own, and at a showdown every
+    player's who did not fold (``viewer`` None: every one, as a log line does)."""
+    showdown = state.showdown()
+    return [viewer is None or p == viewer or (showdown and not folded) for p, folded in enumerate(state.folded)]
+
+
 def format_cards(state: HandState, viewer: int | None) -> str:
     """The cards field: holes ``|``-separated, then ``/`` and each reached round's board.
 
@@ -331,10 +338,8 @@ def format_cards(state: HandState, viewer: int | None) -> str:
     a folded player's), or None to show every known hole card as a log line does.
     """
     game = state.game
-    showdown = state.showdown()
     holes = []
-    for p, cards in enumerate(state.hole_cards):
-        shown = viewer is None or p == viewer or (showdown and not state.folded[p])
+    for cards, shown in zip(state.hole_cards, shown_holes(state, viewer), strict=True):
         holes.append("".join(CARD_STRINGS[c] for c in cards) if shown and cards is not None else "")
     board = state.board_cards
     parts = ["|".join(holes)]
