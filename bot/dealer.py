@@ -49,6 +49,7 @@ from pokerbot.protocol.dealer_session import (
     Send,
 )
 from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import check_version
 from pokerbot.protocol.wire import is_comment
 
@@ -100,6 +101,7 @@ class _Match:
             transactions=config.transactions,
         )
         self.files = MatchFiles(config)
+        self.log_path, self.transaction_path = config.log_path, config.transaction_path
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
         self.ready = [False] * seats
@@ -360,7 +362,7 @@ class _Match:
                 if transcript:
                     err.append(f"TO {event.seat + 1} at {_stamp(time.time())} {event.line}")
             elif isinstance(event, Acted):
-                self._write(self.files.write_transaction, event, config.transaction_path, err)
+                self._write(self.files.write_transaction, event, self.transaction_path, err)
             elif isinstance(event, HandLogged):
                 self._log_line(event.line, err)
                 if transcript and event.hand_number % _SECONDS_REPORT_EVERY == 0:
@@ -385,7 +387,7 @@ class _Match:
 
     def _log_line(self, line: str, err: list[str]) -> None:
         """Append ``line`` to the log and flush it; a failed write ends the match."""
-        self._write(self.files.write_log, line, self.config.log_path, err)
+        self._write(self.files.write_log, line, self.log_path, err)
 
     def _write(self, write: Callable[[_T], None], item: _T, path: Path, err: list[str]) -> None:
         """``write(item)`` to the file at ``path``; a failed write ends the match."""
@@ -406,8 +408,12 @@ class _Match:
     def _order(self, sends: dict[int, list[str]]) -> list[int]:
         """The seats to write to: the seat to act first (it can think while the others'
         lines are written)."""
+        order = list(sends)
         awaiting = self.session.awaiting
-        return [awaiting, *(seat for seat in sends if seat != awaiting)] if awaiting in sends else list(sends)
+        if order[0] != awaiting and awaiting in sends:
+            order.remove(awaiting)
+            order.insert(0, awaiting)
+        return order
 
     def _send_now(self, sends: dict[int, list[str]]) -> dict[int, list[str]]:
         """Write each seat's lines without waiting, while the seats' buffers are small; the
@@ -551,6 +557,7 @@ async def serve_match(
         match.files.open(match.session)
         if on_ports is not None:
             on_ports(ports)
+        preload_ranker(config.game.ranker)  # while the players connect
         await match.play()
     finally:
         for signum in stoppers:

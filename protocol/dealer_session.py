@@ -192,10 +192,12 @@ class DealerSession:
         self._deadline = 0.0
         """When the awaited seat runs out of time (monotonic seconds), fixed at the request."""
         self._hand_seconds = [0.0] * n
-        self._cards: dict[tuple[int, int], str] = {}
-        """The current hand's cards field by (position, round), round -1 at the end."""
+        self._holes_fields: dict[tuple[int, bool], str] = {}
+        """The current hand's hole-cards part of the cards field, by (position, hand over):
+        what a position sees changes only at the end (a showdown shows the others' cards)."""
         self._card_texts: tuple[list[str], list[str]] | None = None
-        """The current hand's hole cards by position and board cards by round, as text."""
+        """The current hand's hole cards by position, and its board field after each round
+        (the rounds' cards ``/``-joined), as text."""
         self._betting = ""
         """The current hand's betting field, extended action by action (never rebuilt)."""
         self._betting_round = 0
@@ -454,7 +456,7 @@ class DealerSession:
         deal = self._dealer.deal()
         self._state = HandState(self.game, deal.hole_cards, deal.board_cards)
         self._hand_seconds = [0.0] * self.game.num_players
-        self._cards.clear()
+        self._holes_fields.clear()
         self._card_texts = None
         self._betting, self._betting_round = "", 0
 
@@ -481,39 +483,39 @@ class DealerSession:
         assert state is not None
         if not self.wire:
             return []
-        hand, betting, cards = self._hand_number, self._betting, self._cards
+        hand, betting, holes_fields = self._hand_number, self._betting, self._holes_fields
+        texts = self._card_texts or self._format_cards(state)
+        board = texts[1][state.round]
+        finished = state.finished
         n = self.game.num_players
         events: list[DealerEvent] = []
         for seat in range(n):
             position = seat if self.fixed_seats else (seat - hand) % n
-            # Within a hand a position's cards field changes only with the round, and at
-            # the end (showdown cards): no need to format it after every action.
-            key = (position, -1 if state.finished else state.round)
-            shown = cards.get(key)
-            if shown is None:
-                shown = cards[key] = self._cards_field(state, position)
-            line = f"MATCHSTATE:{position}:{hand}:{betting}:{shown}"
+            holes = holes_fields.get((position, finished))
+            if holes is None:
+                shown = shown_holes(state, position)
+                holes = "|".join([hole if seen else "" for hole, seen in zip(texts[0], shown, strict=True)])
+                holes_fields[position, finished] = holes
+            line = f"MATCHSTATE:{position}:{hand}:{betting}:{holes}{board}"
             self._sent[seat] = line
             events.append(Send(seat, line))
         return events
 
-    def _cards_field(self, state: HandState, position: int) -> str:
-        """``position``'s cards field now: what :func:`format_cards` gives, built from the
-        hand's hole and board texts (formatted once per hand)."""
-        texts = self._card_texts
-        if texts is None:
-            game = state.game
-            holes = ["".join(CARD_STRINGS[card] for card in cards or ()) for cards in state.hole_cards]
-            board = state.board_cards
-            rounds = [
-                "".join(CARD_STRINGS[card] for card in board[start : start + count])
-                for start, count in zip(game.board_start, game.num_board_cards)
-            ]
-            texts = self._card_texts = (holes, rounds)
-        holes, rounds = texts
-        shown = shown_holes(state, position)
-        mine = "|".join(hole if seen else "" for hole, seen in zip(holes, shown, strict=True))
-        return mine + rounds[0] + "".join("/" + text for text in rounds[1 : state.round + 1])
+    def _format_cards(self, state: HandState) -> tuple[list[str], list[str]]:
+        """The hand's hole cards by position, and its board field after each round, as text:
+        the parts of what :func:`format_cards` gives, formatted once per hand."""
+        game = state.game
+        holes = ["".join(CARD_STRINGS[card] for card in cards or ()) for cards in state.hole_cards]
+        board = state.board_cards
+        rounds = [
+            "".join(CARD_STRINGS[card] for card in board[start : start + count])
+            for start, count in zip(game.board_start, game.num_board_cards)
+        ]
+        boards = [rounds[0]]
+        for text in rounds[1:]:
+            boards.append(f"{boards[-1]}/{text}")
+        texts = self._card_texts = (holes, boards)
+        return texts
 
     def _log_hand(self, state: HandState) -> HandLogged:
         seats = tuple(self.seat_of(position) for position in range(self.game.num_players))
