@@ -48,6 +48,7 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
 from pokerbot.protocol.wire import MatchState, is_comment
 from pokerbot.strategies.base import Strategy
@@ -436,6 +437,7 @@ async def play_match(
     ends up in :attr:`ClientResult.error`.
     """
     strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
+    preload_ranker(game.ranker)  # eval7, for the hands' values at showdowns
     runner = make_runner(strategy, game, isolation, ordered=ordered)  # forked before any connection or thread exists
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)

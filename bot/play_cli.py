@@ -31,6 +31,7 @@ from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
+from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
@@ -131,10 +132,11 @@ def play(
         raise typer.Exit(2)
     # A person's seat sets no time limit of its own (the dealer's limits still apply).
     limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
-    # Load the strategy's data now, then take it out of the garbage collector's sight: a full
+    # Load the strategy's data (and the hand ranker) now, then take it out of the garbage collector's sight: a full
     # collection walking the agent's models took 0.1-1 s, longer than a response limit, in
     # this process and in the strategy's (forked later, which inherits the freeze).
     player.prepare()
+    preload_ranker(game_definition.ranker)
     gc.freeze()
     try:
         result = asyncio.run(
