@@ -27,7 +27,7 @@ from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
 from pokerbot.strategies.evaluation.recording import RecordingStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands
-from pokerbot.strategies.evaluation.values import EquityValue
+from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, EquityValue
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
 KUHN_VALUE = -1.0 / 18.0
@@ -176,7 +176,7 @@ def test_holdem_turn_all_in_is_valued_at_its_equity(tmp_path: Path) -> None:
     game = load_game("holdem-nolimit-2p")
     state = finished(game, "AsKs|QhQc", "2s7s9h8dAd", "cc/cc/r20000c/")
     estimate = Aivat(game).hand(state, 0, {})
-    pre = heads_up_equity(game, [cards("AsKs"), cards("QhQc")], ())
+    pre = heads_up_equity(game, [cards("AsKs"), cards("QhQc")], (), preflop_boards=VALUE_PREFLOP_BOARDS)
     assert estimate.outcome == 20000.0
     assert estimate.value == pytest.approx((2 * pre - 1) * 50 + (2 * 15 / 44 - 1) * 19900)
     assert estimate.action == 0.0
