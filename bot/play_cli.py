@@ -132,9 +132,10 @@ def play(
         raise typer.Exit(2)
     # A person's seat sets no time limit of its own (the dealer's limits still apply).
     limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
-    # Load the strategy's data (and the hand ranker) now, then take it out of the garbage collector's sight: a full
-    # collection walking the agent's models took 0.1-1 s, longer than a response limit, in
-    # this process and in the strategy's (forked later, which inherits the freeze).
+    # Load the strategy's data and the hand ranker now, then take them out of the garbage
+    # collector's sight: a full collection walking the agent's models took 0.1-1 s, longer
+    # than a response limit, in this process and in the strategy's (forked later, which
+    # inherits the freeze).
     player.prepare()
     preload_ranker(game_definition.ranker)
     gc.freeze()

@@ -71,6 +71,7 @@ class _PushReader(asyncio.StreamReader):
         if (
             not self._unread
             and isinstance(data, bytes)
+            and data
             and data.find(b"\n") == len(data) - 1
             and len(data) <= MAX_LINE_LENGTH
             and self._on_end is not None

@@ -33,8 +33,10 @@ VALUE_PREFLOP_BOARDS = 2_000
 below 0.012). Fewer than :data:`~pokerbot.strategies.evaluation.equity.PREFLOP_BOARDS`:
 AIVAT with imaginary observations asks some ninety pre-flop equities a hand, which at
 20,000 boards were four fifths of its time; a value function only needs to be close to the
-true value (its error adds a little variance, no bias: each equity's error has mean zero
-over the boards drawn)."""
+true value. Its Monte Carlo error, fixed for each pair of holdings by the seed, makes a
+chance correction's mean that error times the matched chips rather than 0; the errors have
+mean zero over the seeds and are independent from pair to pair, so over many hands they add
+a little variance and no systematic bias."""
 
 
 class AivatValue(Protocol):
