@@ -64,19 +64,8 @@ class _PushReader(asyncio.StreamReader):
             self._end(self.exception())
 
     def feed_data(self, data: Iterable[SupportsIndex]) -> None:
-        on_line = self._on_line
-        if on_line is None:
+        if self._on_line is None:
             super().feed_data(data)
-            return
-        if (
-            not self._unread
-            and isinstance(data, bytes)
-            and data
-            and data.find(b"\n") == len(data) - 1
-            and len(data) <= MAX_LINE_LENGTH
-            and self._on_end is not None
-        ):
-            on_line(_decode(data))  # the common case: exactly one line
             return
         self._unread.extend(data)
         self._deliver()
