@@ -8,7 +8,7 @@ such strategy is made again with the seed the match gave it (derived from the ma
 the log header and the player's name, as ``pokerbot match`` does) and shown every hand in
 order, so that it answers as it did in the match; the other players are unknown. Every hand
 gets chance corrections; the known players' decisions get action corrections
-(:mod:`pokerbot.strategies.evaluation.aivat`).
+(:mod:`pokerbot.strategies.evaluation.aivat`), valued by the value function ``--value``.
 
 Results: per player, the plain and the AIVAT winnings in mbb/hand with 95 % intervals and the
 standard deviation per hand (per deal in duplicate) of each. Exit status: 0, 1 when a known
@@ -39,6 +39,10 @@ from pokerbot.protocol.matchlog import (
     read_header,
     read_log,
 )
+
+VALUE_FUNCTIONS = ("stake", "equity")
+"""The names ``--value`` takes (:mod:`pokerbot.strategies.evaluation.values`): ``stake`` is
+:class:`StakeValue` (the default), ``equity`` :class:`EquityValue`."""
 
 
 class AivatInputError(ValueError):
@@ -133,6 +137,12 @@ def aivat_command(
         help="With --imaginary in hold'em: average over this many of the known players' holdings per hand "
         "(drawn from the match seed; every holding is too many).",
     ),
+    value: str = typer.Option(
+        "stake",
+        "--value",
+        help="The value function: stake (the equity value plus the fitted betting to come; the default) or "
+        "equity (the matched chips won at showdown equity).",
+    ),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -153,7 +163,9 @@ def aivat_command(
         known = resolve_strategies(strategy, match_logs[0].seats)
         if sample < 0:
             raise AivatInputError(f"--sample must not be negative, got {sample}")
-        runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample), quiet)
+        if value not in VALUE_FUNCTIONS:
+            raise AivatInputError(f"--value must be one of {', '.join(VALUE_FUNCTIONS)}, got {value!r}")
+        runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample, value), quiet)
     except (GameDefinitionError, AivatInputError, UnknownStrategyError) as error:
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
@@ -175,11 +187,12 @@ def _estimate(
     match_logs: Sequence[LogInput],
     known: dict[str, str],
     seed: int | None,
-    observations: tuple[bool | None, int],
+    observations: tuple[bool | None, int, str],
     quiet: bool,
 ) -> list[tuple[list[dict[str, float]], list[dict[str, float]]]]:
     """(outcomes, estimates) per hand for each log, strategies replayed from their seeds;
-    ``observations``: imaginary observations (None: the game's default) and their sample."""
+    ``observations``: imaginary observations (None: the game's default), their sample, and
+    the value function's name (:data:`VALUE_FUNCTIONS`)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from pokerbot.bot.match import strategy_seed
@@ -192,7 +205,9 @@ def _estimate(
     for name, strategy_name in known.items():
         if not registry.info(strategy_name.partition(":")[0]).supports(game):
             raise AivatInputError(f"strategy {strategy_name!r} (player {name}) does not play this game")
-    imaginary, sample = observations
+    from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
+
+    imaginary, sample, value = observations
     if imaginary is None:
         imaginary = imaginary_by_default(game)
     runs = []
@@ -208,7 +223,8 @@ def _estimate(
                 for name, strategy_name in known.items()
             }
             outcomes, estimates = [], []
-            estimator = Aivat(game, imaginary=imaginary, sample=sample, seed=match_seed or 0)
+            value_function = EquityValue(game) if value == "equity" else StakeValue(game)
+            estimator = Aivat(game, value_function, imaginary=imaginary, sample=sample, seed=match_seed or 0)
             for record in aivat_hands(estimator, log.hands, players):
                 outcomes.append(record.outcomes)
                 estimates.append(record.estimates)

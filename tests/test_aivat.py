@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -27,7 +28,7 @@ from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
 from pokerbot.strategies.evaluation.recording import RecordingStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands
-from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, EquityValue
+from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, EquityValue, StakeValue, default_stake
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
 KUHN_VALUE = -1.0 / 18.0
@@ -146,6 +147,70 @@ def test_chance_consistency_shortcut_equals_enumeration(leduc: Game) -> None:
         assert first.value == pytest.approx(second.value, abs=1e-12)
 
 
+class _EnumeratedStake:
+    """A stake value (arbitrary coefficients) without the shortcut: AIVAT enumerates the cards."""
+
+    chance_consistent = False
+
+    def __init__(self, inner: StakeValue) -> None:
+        self.inner = inner
+
+    def value(self, state: HandState) -> float:
+        return self.inner.value(state)
+
+
+# Arbitrary coefficients for Leduc (3 terms x (3 pre-flop powers + 1 later round)): any gives
+# an unbiased estimate, which is what the tests below check.
+LEDUC_STAKE = (0.7, -1.3, 2.1, 0.4, -0.9, 1.7, 0.5, -2.2, 1.1, -0.6, 0.8, -1.9)
+
+
+def test_stake_value_is_chance_consistent(leduc: Game) -> None:
+    """The shortcut (the value before a card is the value at the same betting with the cards
+    known so far) equals the enumeration over every card that could have come, pre-flop odd
+    powers and the later round's edge alike."""
+    players = [equilibrium(leduc), AlwaysCall(leduc, 2)]
+    stake = StakeValue(leduc, LEDUC_STAKE)
+    oracles = {0: players[0].action_probabilities}
+    shortcut, enumerated = Aivat(leduc, stake), Aivat(leduc, _EnumeratedStake(stake))
+    checked = 0
+    for _p, state in finished_hands(leduc, players)[::11]:
+        first, second = shortcut.hand(state, 0, oracles), enumerated.hand(state, 0, oracles)
+        assert first.chance == pytest.approx(second.chance, abs=1e-9)
+        assert first.value == pytest.approx(second.value, abs=1e-9)
+        checked += first.chance != Aivat(leduc).hand(state, 0, oracles).chance
+    assert checked > 0  # the coefficients changed some corrections
+
+
+def test_stake_value_keeps_the_estimate_exactly_unbiased(leduc: Game) -> None:
+    players: list[Strategy] = [equilibrium(leduc), AlwaysCall(leduc, 2)]
+    hands = finished_hands(leduc, players)
+    exact = sum(p * state.values()[0] for p, state in hands)
+    for known in ((), (0,), (0, 1)):
+        mean_u, mean_a, _sd_u, _sd_a = moments(Aivat(leduc, StakeValue(leduc, LEDUC_STAKE)), hands, players, known)
+        assert mean_a == pytest.approx(exact, abs=1e-12)
+
+
+def test_stake_value_features_and_defaults(leduc: Game) -> None:
+    """Leduc defaults to the equity value (no fitted coefficients); hold'em ships fitted ones.
+    Pre-flop, AsAh against KsKh has the features x m, x BB, x S, x^3 m, ... with x = 2e - 1."""
+    state = HandState(leduc, [cards("Ks"), cards("Qs")], [])
+    assert StakeValue(leduc).value(state) == EquityValue(leduc).value(state)
+    game = load_game("holdem-nolimit-2p")
+    assert len(default_stake(game)) == len(StakeValue(game).coefficients) == 4 * (3 + 3)
+    assert len(default_stake(load_game("holdem-limit-2p"))) == 3 * (3 + 3)
+    holdem = HandState(game, [cards("AsAh"), cards("KsKh")], [])
+    stake = StakeValue(game, (0.0,) * 24)
+    x = 2 * stake.equity_value.equity(cards("AsAh"), cards("KsKh"), ()) - 1
+    terms = [50.0, 100.0, 50.0, 19900.0]  # matched, big blind, the small blind's call, behind
+    expected = [t * x**power for power in (1, 3, 5) for t in terms] + [0.0] * 12
+    assert stake.features(holdem) == pytest.approx(expected)
+    replay_betting("cr300c/", holdem, 0)
+    assert not holdem.finished and holdem.round == 1
+    flop = stake.features(holdem)
+    assert list(flop[:12]) == [0.0] * 12 and list(flop[16:]) == [0.0] * 8
+    assert flop[12:16] == pytest.approx(np.multiply([300.0, 100.0, 0.0, 19700.0], x))
+
+
 # ------------------------------------------------------------------ hand-built hands
 def finished(game: Game, holes: str, board: str, betting: str) -> HandState:
     first, second = holes.split("|")
@@ -175,7 +240,7 @@ def test_holdem_turn_all_in_is_valued_at_its_equity(tmp_path: Path) -> None:
     call (50 chips, e pre-flop) and the turn call (19,900 chips, e = 15/44 exactly)."""
     game = load_game("holdem-nolimit-2p")
     state = finished(game, "AsKs|QhQc", "2s7s9h8dAd", "cc/cc/r20000c/")
-    estimate = Aivat(game).hand(state, 0, {})
+    estimate = Aivat(game, EquityValue(game)).hand(state, 0, {})
     pre = heads_up_equity(game, [cards("AsKs"), cards("QhQc")], (), preflop_boards=VALUE_PREFLOP_BOARDS)
     assert estimate.outcome == 20000.0
     assert estimate.value == pytest.approx((2 * pre - 1) * 50 + (2 * 15 / 44 - 1) * 19900)
@@ -193,7 +258,7 @@ def test_holdem_known_river_call(tmp_path: Path) -> None:
     def oracle(view: MatchState) -> dict[Action, float]:
         return {FOLD: 0.75, CALL: 0.25} if view.state.max_spent == 20000 else {CALL: 1.0}
 
-    estimate = Aivat(game).hand(state, 0, {1: oracle})
+    estimate = Aivat(game, EquityValue(game)).hand(state, 0, {1: oracle})
     assert estimate.action == pytest.approx(0.75 * 100 + 0.25 * called - called)
 
 

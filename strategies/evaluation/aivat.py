@@ -17,7 +17,8 @@ its view. Each term has mean zero given ``h``, so for ANY ``v`` the estimate
 
 has the mean of ``u``: unbiased. With a good ``v`` the terms cancel most of the luck. A
 chance-consistent ``v`` (its value before a chance event is the average after it, as
-:class:`~pokerbot.strategies.evaluation.values.EquityValue`) makes ``sum_a p(a) v(h a) = v(h)``
+:class:`~pokerbot.strategies.evaluation.values.EquityValue` and the default
+:class:`~pokerbot.strategies.evaluation.values.StakeValue`) makes ``sum_a p(a) v(h a) = v(h)``
 at chance events; other value functions are averaged by enumerating the cards.
 
 **Imaginary observations** (``imaginary=True``; Bowling et al. 2008, the part of AIVAT that
@@ -56,7 +57,7 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities
-from pokerbot.strategies.evaluation.values import AivatValue, EquityValue
+from pokerbot.strategies.evaluation.values import AivatValue, StakeValue
 
 Oracle = Callable[[MatchState], ActionProbabilities]
 """A known player's action probabilities at a view (its own turn; the view may be
@@ -106,7 +107,7 @@ class _Walk:
 class Aivat:
     """AIVAT estimates of heads-up hands of ``game`` (module docstring).
 
-    ``value`` is the value function (default :class:`EquityValue`); ``imaginary`` turns on
+    ``value`` is the value function (default :class:`StakeValue`); ``imaginary`` turns on
     imaginary observations of the known players' hole cards: every holding where there are at
     most :data:`MAX_IMAGINARY`, else ``sample`` of them drawn from ``seed`` (module docstring).
     """
@@ -119,7 +120,7 @@ class Aivat:
         if sample < 0:
             raise AivatError(f"the sample of imaginary holdings must not be negative, got {sample}")
         self.game = game
-        self.value_function: AivatValue = value or EquityValue(game)
+        self.value_function: AivatValue = value or StakeValue(game)
         self.imaginary = imaginary
         self.sample = sample
         self.seed = seed

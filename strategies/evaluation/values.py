@@ -22,7 +22,10 @@ chance corrections need no enumeration of the cards that could have come.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
+
+import numpy as np
 
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
@@ -94,4 +97,147 @@ class EquityValue:
         return equity
 
 
-__all__ = ["VALUE_PREFLOP_BOARDS", "AivatValue", "EquityValue"]
+PREFLOP_POWERS = (1, 3, 5)
+"""The odd powers of the pre-flop edge ``x = 2e - 1`` in :class:`StakeValue`'s features."""
+
+
+class StakeValue:
+    """The equity value plus the betting to come: ``v = (2e - 1) m + sum_j c_j f_j(h)`` for a
+    hand in progress, the equity value (:class:`EquityValue`) for a finished one.
+
+    The features ``f_j`` say how much more than the matched chips ``m`` is at stake: with
+    ``x = 2e - 1`` (position 0's equity edge) and the *stake terms* ``m``, the big blind, the
+    bet to be called (``max(spent) - m``) and, in no-limit, the chips still behind (``stack -
+    max(spent)``), they are, in the betting round ``r`` of ``h``,
+
+    * pre-flop: ``x``, ``x^3`` and ``x^5`` times each stake term (strong pairs of holdings
+      build big pots, even ones small pots);
+    * flop, turn, river: ``x`` times each stake term of its round.
+
+    ``coefficients`` weigh them (:meth:`features` gives them in that order; default: the
+    fitted :data:`NOLIMIT_STAKE` or :data:`LIMIT_STAKE` in 52-card heads-up hold'em, else
+    zeros, i.e. the equity value). Any coefficients keep AIVAT unbiased: the value stays
+    chance-consistent (:attr:`AivatValue.chance_consistent`): after a board card only ``x``
+    changes, linearly in ``e``, whose mean over the card is the value before it; at the deal,
+    odd powers of ``x`` average to 0 (exchanging the players' holdings turns ``x`` into
+    ``-x``), the value before any card. Good coefficients are a regression of the outcome on
+    the features' AIVAT corrections over other matches (``benchmarks/aivat_fit.py``).
+    """
+
+    chance_consistent = True
+
+    def __init__(
+        self,
+        game: Game,
+        coefficients: Sequence[float] | None = None,
+        *,
+        preflop_boards: int = VALUE_PREFLOP_BOARDS,
+        seed: int = 0,
+    ) -> None:
+        self.equity_value = EquityValue(game, preflop_boards=preflop_boards, seed=seed)
+        self.game = game
+        self.terms = 4 if game.is_nolimit else 3
+        size = self.terms * (len(PREFLOP_POWERS) + game.num_rounds - 1)
+        if coefficients is None:
+            coefficients = default_stake(game) or (0.0,) * size
+        if len(coefficients) != size:
+            raise ValueError(f"this game's stake value has {size} coefficients, got {len(coefficients)}")
+        self.coefficients = np.asarray(coefficients, dtype=float)
+
+    def features(self, state: HandState) -> np.ndarray:
+        """``f_j(h)`` (class docstring), in chips; zeros for a finished or undealt hand."""
+        out = np.zeros(len(self.coefficients))
+        holes = state.hole_cards
+        if state.finished or holes[0] is None or holes[1] is None:
+            return out
+        edge = 2.0 * self.equity_value.equity(holes[0], holes[1], state.board_cards) - 1.0
+        game, terms = self.game, self.terms
+        matched, most = min(state.spent), max(state.spent)
+        stake = [float(matched), float(game.big_blind), float(most - matched), float(game.stacks[0] - most)][:terms]
+        if state.round == 0:
+            for block, power in enumerate(PREFLOP_POWERS):
+                out[block * terms : (block + 1) * terms] = np.multiply(stake, edge**power)
+        else:
+            start = terms * (len(PREFLOP_POWERS) + state.round - 1)
+            out[start : start + terms] = np.multiply(stake, edge)
+        return out
+
+    def value(self, state: HandState) -> float:
+        """Position 0's value of ``state`` (class docstring), in chips."""
+        base = self.equity_value.value(state)
+        if state.finished or not self.coefficients.any():
+            return base
+        return base + float(self.coefficients @ self.features(state))
+
+
+NOLIMIT_STAKE: tuple[float, ...] = (
+    11.1717,
+    0.0984556,
+    8.57093,
+    -0.0515349,
+    -2.45151,
+    -0.398393,
+    -77.5556,
+    0.328544,
+    23.1145,
+    0.666081,
+    110.362,
+    -0.260296,
+    2.6705,
+    0.00884062,
+    -0.973504,
+    0.0711283,
+    0.258623,
+    0.00194264,
+    0.0561556,
+    0.0737496,
+    1.26858,
+    0.00895625,
+    0.476718,
+    0.0459506,
+)
+""":class:`StakeValue`'s coefficients in heads-up no-limit hold'em (200 big blinds): fitted by
+``benchmarks/aivat_fit.py`` on six 1,000-hand duplicate matches of ``miximax:500nodes``
+against ``tight-aggressive`` (``docs/experiments.md``); rows: pre-flop ``x``, ``x^3``,
+``x^5``, then the flop, turn and river, each times (matched, big blind, bet to call, behind)."""
+LIMIT_STAKE: tuple[float, ...] = (
+    0.422304,
+    1.27572,
+    1.05798,
+    -17.3763,
+    -7.33826,
+    16.7093,
+    52.0834,
+    -2.5339,
+    -43.0899,
+    1.1513,
+    0.234384,
+    0.787444,
+    0.921276,
+    0.0616541,
+    0.34375,
+    0.53409,
+    -0.907807,
+    1.33291,
+)
+"""The same in heads-up limit hold'em, fitted on three such matches; each row times
+(matched, big blind, bet to call)."""
+
+
+def default_stake(game: Game) -> tuple[float, ...]:
+    """The fitted coefficients of :class:`StakeValue` in 52-card heads-up hold'em (no-limit
+    200 big blinds deep, or limit); empty for other games."""
+    if not (game.is_standard_deck and game.num_hole_cards == 2 and game.num_rounds == 4 and game.num_players == 2):
+        return ()
+    return NOLIMIT_STAKE if game.is_nolimit else LIMIT_STAKE
+
+
+__all__ = [
+    "LIMIT_STAKE",
+    "NOLIMIT_STAKE",
+    "VALUE_PREFLOP_BOARDS",
+    "AivatValue",
+    "EquityValue",
+    "StakeValue",
+    "default_stake",
+]
