@@ -407,3 +407,10 @@ def test_log_aivat_imaginary_sample_in_holdem(tmp_path: Path) -> None:
     assert figures[0]["mbb_per_hand"] == figures[2]["mbb_per_hand"]
     negative = runner.invoke(app, [*base, "--sample", "-1"])
     assert negative.exit_code == 2 and "--sample must not be negative" in negative.output
+    # --value equity: the former value function, other figures than the default stake value.
+    out = tmp_path / "equity.json"
+    equity = runner.invoke(app, [*base, "--value", "equity", "--json", str(out)])
+    assert equity.exit_code == 0, equity.output
+    assert json.loads(out.read_text())["players"][0]["aivat_mbb_per_hand"] != figures[2]["aivat_mbb_per_hand"]
+    unknown = runner.invoke(app, [*base, "--value", "neural"])
+    assert unknown.exit_code == 2 and "--value must be one of stake, equity, got 'neural'" in unknown.output
