@@ -36,7 +36,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands
-from pokerbot.strategies.evaluation.values import StakeValue
+from pokerbot.strategies.evaluation.values import StakeValue, stake_size
 from pokerbot.strategies.registry import default_registry
 
 
@@ -46,7 +46,7 @@ class BasisValue:
     chance_consistent = True
 
     def __init__(self, game: Game) -> None:
-        self.stake = StakeValue(game, np.zeros(len(StakeValue(game).coefficients)))
+        self.stake = StakeValue(game, np.zeros(stake_size(game)))
 
     def value(self, state: HandState) -> np.ndarray:
         base = self.stake.equity_value.value(state)

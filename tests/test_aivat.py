@@ -159,9 +159,9 @@ class _EnumeratedStake:
         return self.inner.value(state)
 
 
-# Arbitrary coefficients for Leduc (3 terms x (3 pre-flop powers + 1 later round)): any gives
-# an unbiased estimate, which is what the tests below check.
-LEDUC_STAKE = (0.7, -1.3, 2.1, 0.4, -0.9, 1.7, 0.5, -2.2, 1.1, -0.6, 0.8, -1.9)
+# Arbitrary coefficients for Leduc (3 stake terms x 2 rounds): any gives an unbiased
+# estimate, which is what the tests below check.
+LEDUC_STAKE = (0.7, -1.3, 2.1, 0.4, -0.9, 1.7)
 
 
 def test_stake_value_is_chance_consistent(leduc: Game) -> None:
@@ -192,23 +192,25 @@ def test_stake_value_keeps_the_estimate_exactly_unbiased(leduc: Game) -> None:
 
 def test_stake_value_features_and_defaults(leduc: Game) -> None:
     """Leduc defaults to the equity value (no fitted coefficients); hold'em ships fitted ones.
-    Pre-flop, AsAh against KsKh has the features x m, x BB, x S, x^3 m, ... with x = 2e - 1."""
+    Pre-flop, AsAh against KsKh has the features x m, x BB, x (bet to call), x (behind) with
+    x = 2e - 1; on the flop the flop's four, the others 0."""
     state = HandState(leduc, [cards("Ks"), cards("Qs")], [])
     assert StakeValue(leduc).value(state) == EquityValue(leduc).value(state)
     game = load_game("holdem-nolimit-2p")
-    assert len(default_stake(game)) == len(StakeValue(game).coefficients) == 4 * (3 + 3)
-    assert len(default_stake(load_game("holdem-limit-2p"))) == 3 * (3 + 3)
+    assert len(default_stake(game)) == len(StakeValue(game).coefficients) == 4 * 4
+    assert len(default_stake(load_game("holdem-limit-2p"))) == 3 * 4
     holdem = HandState(game, [cards("AsAh"), cards("KsKh")], [])
-    stake = StakeValue(game, (0.0,) * 24)
+    stake = StakeValue(game, (0.0,) * 16)
     x = 2 * stake.equity_value.equity(cards("AsAh"), cards("KsKh"), ()) - 1
     terms = [50.0, 100.0, 50.0, 19900.0]  # matched, big blind, the small blind's call, behind
-    expected = [t * x**power for power in (1, 3, 5) for t in terms] + [0.0] * 12
-    assert stake.features(holdem) == pytest.approx(expected)
+    assert stake.features(holdem) == pytest.approx([t * x for t in terms] + [0.0] * 12)
     replay_betting("cr300c/", holdem, 0)
     assert not holdem.finished and holdem.round == 1
     flop = stake.features(holdem)
-    assert list(flop[:12]) == [0.0] * 12 and list(flop[16:]) == [0.0] * 8
-    assert flop[12:16] == pytest.approx(np.multiply([300.0, 100.0, 0.0, 19700.0], x))
+    assert list(flop[:4]) == [0.0] * 4 and list(flop[8:]) == [0.0] * 8
+    assert flop[4:8] == pytest.approx(np.multiply([300.0, 100.0, 0.0, 19700.0], x))
+    weighted = StakeValue(game, (0.0,) * 4 + (0.5, 1.0, 0.0, 0.01) + (0.0,) * 8)
+    assert weighted.value(holdem) == pytest.approx(x * 300 + x * (150 + 100 + 197))
 
 
 # ------------------------------------------------------------------ hand-built hands

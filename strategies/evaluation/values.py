@@ -97,31 +97,24 @@ class EquityValue:
         return equity
 
 
-PREFLOP_POWERS = (1, 3, 5)
-"""The odd powers of the pre-flop edge ``x = 2e - 1`` in :class:`StakeValue`'s features."""
-
-
 class StakeValue:
-    """The equity value plus the betting to come: ``v = (2e - 1) m + sum_j c_j f_j(h)`` for a
-    hand in progress, the equity value (:class:`EquityValue`) for a finished one.
+    """The equity value plus the betting to come: ``v = x m + x sum_j c_(r,j) t_j`` for a hand in
+    progress in betting round ``r``, the equity value (:class:`EquityValue`) for a finished one.
 
-    The features ``f_j`` say how much more than the matched chips ``m`` is at stake: with
-    ``x = 2e - 1`` (position 0's equity edge) and the *stake terms* ``m``, the big blind, the
-    bet to be called (``max(spent) - m``) and, in no-limit, the chips still behind (``stack -
-    max(spent)``), they are, in the betting round ``r`` of ``h``,
+    ``x = 2e - 1`` is position 0's equity edge and ``m`` the matched chips (so ``x m`` is the
+    equity value); the *stake terms* ``t_j`` say how much more may go in: the matched chips,
+    the big blind, the bet to be called (``max(spent) - m``) and, in no-limit, the chips still
+    behind (``stack - max(spent)``). The features ``f_(r,j) = x t_j`` of the current round
+    (:meth:`features`: round by round, the terms in that order) are weighed by
+    ``coefficients`` (default: the fitted :data:`NOLIMIT_STAKE` or :data:`LIMIT_STAKE` in
+    52-card heads-up hold'em, else zeros, i.e. the equity value).
 
-    * pre-flop: ``x``, ``x^3`` and ``x^5`` times each stake term (strong pairs of holdings
-      build big pots, even ones small pots);
-    * flop, turn, river: ``x`` times each stake term of its round.
-
-    ``coefficients`` weigh them (:meth:`features` gives them in that order; default: the
-    fitted :data:`NOLIMIT_STAKE` or :data:`LIMIT_STAKE` in 52-card heads-up hold'em, else
-    zeros, i.e. the equity value). Any coefficients keep AIVAT unbiased: the value stays
-    chance-consistent (:attr:`AivatValue.chance_consistent`): after a board card only ``x``
-    changes, linearly in ``e``, whose mean over the card is the value before it; at the deal,
-    odd powers of ``x`` average to 0 (exchanging the players' holdings turns ``x`` into
-    ``-x``), the value before any card. Good coefficients are a regression of the outcome on
-    the features' AIVAT corrections over other matches (``benchmarks/aivat_fit.py``).
+    Any coefficients keep AIVAT unbiased: the value is chance-consistent
+    (:attr:`AivatValue.chance_consistent`): a board card changes only ``e``, and linearly
+    (the stake terms are the betting's), so the mean over the card is the value before it;
+    at the deal, exchanging the players' holdings turns ``x`` into ``-x``, so the mean is 0,
+    the value before any card. Good coefficients come from a regression of the outcome on the
+    features' AIVAT corrections over other matches (``benchmarks/aivat_fit.py``).
     """
 
     chance_consistent = True
@@ -137,7 +130,7 @@ class StakeValue:
         self.equity_value = EquityValue(game, preflop_boards=preflop_boards, seed=seed)
         self.game = game
         self.terms = 4 if game.is_nolimit else 3
-        size = self.terms * (len(PREFLOP_POWERS) + game.num_rounds - 1)
+        size = stake_size(game)
         if coefficients is None:
             coefficients = default_stake(game) or (0.0,) * size
         if len(coefficients) != size:
@@ -154,12 +147,8 @@ class StakeValue:
         game, terms = self.game, self.terms
         matched, most = min(state.spent), max(state.spent)
         stake = [float(matched), float(game.big_blind), float(most - matched), float(game.stacks[0] - most)][:terms]
-        if state.round == 0:
-            for block, power in enumerate(PREFLOP_POWERS):
-                out[block * terms : (block + 1) * terms] = np.multiply(stake, edge**power)
-        else:
-            start = terms * (len(PREFLOP_POWERS) + state.round - 1)
-            out[start : start + terms] = np.multiply(stake, edge)
+        start = terms * state.round
+        out[start : start + terms] = np.multiply(stake, edge)
         return out
 
     def value(self, state: HandState) -> float:
@@ -170,58 +159,34 @@ class StakeValue:
         return base + float(self.coefficients @ self.features(state))
 
 
+# fmt: off
 NOLIMIT_STAKE: tuple[float, ...] = (
-    11.1717,
-    0.0984556,
-    8.57093,
-    -0.0515349,
-    -2.45151,
-    -0.398393,
-    -77.5556,
-    0.328544,
-    23.1145,
-    0.666081,
-    110.362,
-    -0.260296,
-    2.6705,
-    0.00884062,
-    -0.973504,
-    0.0711283,
-    0.258623,
-    0.00194264,
-    0.0561556,
-    0.0737496,
-    1.26858,
-    0.00895625,
-    0.476718,
-    0.0459506,
+    0.950417, 0.0273461, 4.49677, 0.0220219,
+    2.45289, 0.00747739, -1.02611, 0.0686981,
+    0.367622, 0.000379104, -0.373669, 0.0818674,
+    1.03729, 0.00724225, 0.359007, 0.0521521,
 )
-""":class:`StakeValue`'s coefficients in heads-up no-limit hold'em (200 big blinds): fitted by
-``benchmarks/aivat_fit.py`` on six 1,000-hand duplicate matches of ``miximax:500nodes``
-against ``tight-aggressive`` (``docs/experiments.md``); rows: pre-flop ``x``, ``x^3``,
-``x^5``, then the flop, turn and river, each times (matched, big blind, bet to call, behind)."""
+# fmt: on
+""":class:`StakeValue`'s coefficients in heads-up no-limit hold'em (200 big blinds deep), a row
+per round (pre-flop, flop, turn, river), each for (matched chips, big blind, bet to call,
+chips behind): fitted by ``benchmarks/aivat_fit.py`` on ten 1,000-hand duplicate matches
+of ``miximax:500nodes`` against ``tight-aggressive`` (``docs/experiments.md``)."""
+# fmt: off
 LIMIT_STAKE: tuple[float, ...] = (
-    0.422304,
-    1.27572,
-    1.05798,
-    -17.3763,
-    -7.33826,
-    16.7093,
-    52.0834,
-    -2.5339,
-    -43.0899,
-    1.1513,
-    0.234384,
-    0.787444,
-    0.921276,
-    0.0616541,
-    0.34375,
-    0.53409,
-    -0.907807,
-    1.33291,
+    0.655811, -0.957328, 3.16039,
+    1.52482, -0.205372, 0.35958,
+    1.23586, -0.763848, 0.38782,
+    0.41007, -0.470782, 1.14753,
 )
-"""The same in heads-up limit hold'em, fitted on three such matches; each row times
-(matched, big blind, bet to call)."""
+# fmt: on
+"""The same in heads-up limit hold'em, each row for (matched chips, big blind, bet to call),
+fitted on the ten limit matches of the same kind."""
+
+
+def stake_size(game: Game) -> int:
+    """How many coefficients :class:`StakeValue` takes in ``game``: 4 stake terms a round in
+    no-limit (3 in limit) times the rounds."""
+    return (4 if game.is_nolimit else 3) * game.num_rounds
 
 
 def default_stake(game: Game) -> tuple[float, ...]:
@@ -240,4 +205,5 @@ __all__ = [
     "EquityValue",
     "StakeValue",
     "default_stake",
+    "stake_size",
 ]
