@@ -199,14 +199,13 @@ def _estimate(
     from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
     from pokerbot.strategies.evaluation.recording import ReplayedStrategy
     from pokerbot.strategies.evaluation.series import aivat_hands
+    from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
     from pokerbot.strategies.registry import default_registry
 
     registry = default_registry()
     for name, strategy_name in known.items():
         if not registry.info(strategy_name.partition(":")[0]).supports(game):
             raise AivatInputError(f"strategy {strategy_name!r} (player {name}) does not play this game")
-    from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
-
     imaginary, sample, value = observations
     if imaginary is None:
         imaginary = imaginary_by_default(game)

@@ -6,7 +6,7 @@ dealt: ``state.hole_cards`` holds both players' cards (or neither, before the de
 function gives an unbiased estimator; the closer it is to the true expected winnings, the
 lower the estimator's variance.
 
-:class:`EquityValue`, the default, values a state as if nobody bet again: the chips both
+:class:`EquityValue` values a state as if nobody bet again: the chips both
 players have matched, ``m = min(spent)`` (an uncalled bet goes back), are won with the
 showdown equity ``e`` of position 0 (wins plus half the ties, the missing board cards dealt
 uniformly from the cards left):
@@ -18,6 +18,11 @@ deal, both equities are 1/2 by symmetry, so ``v = 0``. Because ``e`` is the aver
 equities after the next cards, ``v`` is *chance-consistent*: its value before a chance event
 is the average of its values after it (:attr:`AivatValue.chance_consistent`), so AIVAT's
 chance corrections need no enumeration of the cards that could have come.
+
+:class:`StakeValue`, AIVAT's default, adds to it the betting still to come: the equity edge
+``2e - 1`` times terms of the betting (matched chips, big blind, bet to call, chips behind),
+weighed by coefficients fitted on played matches (no coefficients outside 52-card hold'em:
+the equity value). It stays chance-consistent whatever the coefficients.
 """
 
 from __future__ import annotations
@@ -129,8 +134,8 @@ class StakeValue:
     ) -> None:
         self.equity_value = EquityValue(game, preflop_boards=preflop_boards, seed=seed)
         self.game = game
-        self.terms = 4 if game.is_nolimit else 3
         size = stake_size(game)
+        self.terms = size // game.num_rounds
         if coefficients is None:
             coefficients = default_stake(game) or (0.0,) * size
         if len(coefficients) != size:
@@ -190,8 +195,9 @@ def stake_size(game: Game) -> int:
 
 
 def default_stake(game: Game) -> tuple[float, ...]:
-    """The fitted coefficients of :class:`StakeValue` in 52-card heads-up hold'em (no-limit
-    200 big blinds deep, or limit); empty for other games."""
+    """The fitted coefficients of :class:`StakeValue` in 52-card heads-up hold'em (fitted 200
+    big blinds deep in no-limit; used at any depth, as any coefficients keep AIVAT unbiased);
+    empty for other games."""
     if not (game.is_standard_deck and game.num_hole_cards == 2 and game.num_rounds == 4 and game.num_players == 2):
         return ()
     return NOLIMIT_STAKE if game.is_nolimit else LIMIT_STAKE
