@@ -24,13 +24,13 @@ aivat --imaginary --sample N`` costs (some minutes of CPU per 1,000 hands).
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 import numpy as np
 
 from pokerbot.bot.aivat_cli import read_match_log
 from pokerbot.bot.match import strategy_seed
+from pokerbot.bot.stats import mean_and_ci95
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
@@ -122,8 +122,7 @@ def main() -> None:
     plain_sd = float(np.std(figures["plain"], ddof=1))
     for key, values in figures.items():
         sd = float(np.std(values, ddof=1))
-        mean = 1000 * float(values.mean()) / big_blind
-        interval = 1000 * 1.96 * sd / math.sqrt(deals) / big_blind
+        mean, interval = (1000 * figure / big_blind for figure in mean_and_ci95(values))
         print(
             f"{key:7} {deals} deals: {mean:+,.0f} +- {interval:,.0f} mbb/hand, "
             f"sd {sd:.0f} chips/deal, ratio {sd / plain_sd:.3f}"
