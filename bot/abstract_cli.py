@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from pokerbot.bot.outputs import fail
 from pokerbot.models.buckets.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
 from pokerbot.protocol.errors import GameDefinitionError
@@ -40,12 +41,6 @@ DEFAULT_BOARDS = 10_000
 
 class CommandError(ValueError):
     """Bad input for an abstract-game command (the message is shown as is)."""
-
-
-def fail(message: str) -> typer.Exit:
-    """Print ``error: message`` on stderr; the exit (status 2) to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _columns() -> tuple[object, ...]:

@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pokerbot.bot.kit import ACPC_FOLDER_NAMES, KitError, build_kit, read_kit
+from pokerbot.bot.outputs import fail
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.limits import TimeLimits
 
@@ -41,11 +42,6 @@ kit_app = typer.Typer(
 )
 
 
-def _fail(message: str, status: int = 2) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(status)
-
-
 @kit_app.command("build")
 def build(
     outdir: Path = typer.Argument(..., help="The kit's folder (new, or empty)."),
@@ -67,13 +63,13 @@ def build(
         limits = TimeLimits(t_response, t_hand, t_per_hand)
         game_definition = load_game(game)
     except (GameDefinitionError, ValueError, OSError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     name = strategy or default_strategy(game_definition)
     registry = default_registry()
     try:
         registry.create(name, game_definition, 0)  # fails now rather than at the competition
     except UnknownStrategyError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     try:
         summary = registry.info(name.partition(":")[0]).summary
     except UnknownStrategyError:  # a bot of the user's own (file.py:Class, module:Class)
@@ -81,7 +77,7 @@ def build(
     try:
         kit = build_kit(outdir, name, game, limits, summary=summary, data=data)
     except (KitError, OSError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     typer.echo(f"kit written to {outdir}: ./startme.sh HOST PORT plays {kit.strategy} in {kit.game_name}")
     wanted = ACPC_FOLDER_NAMES.get(kit.game_name)
     if wanted and outdir.name != wanted:
@@ -106,7 +102,7 @@ def check(
     try:
         kit = read_kit(kitdir)
     except KitError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     folder = out or kitdir.with_name(kitdir.name + ".check")
     limits = kit.limits
     typer.echo(

@@ -34,9 +34,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pokerbot.bot.executor import Executor, LocalExecutor, Progress
+from pokerbot.bot.lbr_checkpoint import LbrCheckpoint, MatchProgress
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.protocol.dealer_session import HandLogged
 from pokerbot.protocol.dealing import Dealer
-from pokerbot.protocol.game import Game
+from pokerbot.protocol.game import Game, format_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilitiesError, Strategy
@@ -80,6 +82,9 @@ class LbrResult:
     illegal_actions: int
     """LBR's illegal actions (always 0; counted by the match engine)."""
     settings: dict[str, Any] = field(default_factory=dict)
+    resumed_hands: int = 0
+    """Hands played by an earlier run whose checkpoint this one resumed (``seconds`` and
+    ``hands_per_second`` count only the hands played by this one)."""
     deal_values: list[float] = field(default_factory=list)
     """LBR's mean winnings (chips) over the two hands of each deal, in dealing order (segment
     by segment): for paired comparisons on the same deals."""
@@ -103,6 +108,10 @@ class LbrMatch:
     """Dealing seed of the segment (the players' seeds derive from it)."""
     lbr_first: bool
     """LBR in the first seat (position 0 of every hand's seating rotation)."""
+    index: int = 0
+    """The match's place in its run (its checkpoint files are named by it)."""
+    checkpoint: LbrCheckpoint | None = None
+    """Where the match keeps its progress (:mod:`pokerbot.bot.lbr_checkpoint`), if anywhere."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,8 @@ class LbrPlayed:
     values: list[float]
     queries: int
     illegal: int
+    resumed: int = 0
+    """Of ``values``, the hands played before, by a run this one resumed (its checkpoint)."""
 
 
 def segment_seed(seed: int, segment: int) -> int:
@@ -129,12 +140,15 @@ def plan_lbr(
     settings: LbrSettings | None = None,
     match_hands: int | None = None,
     strategy_name: str = "",
+    game_name: str = "",
+    checkpoint: LbrCheckpoint | None = None,
 ) -> list[LbrMatch]:
     """The matches of a run (module docstring), in pairs of seatings of one segment: play
     them with :func:`play_lbr_match` anywhere (an executor, a cluster) and give the results,
-    in the same order, to :func:`summarize_lbr`. Raises
+    in the same order, to :func:`summarize_lbr`. With ``checkpoint`` the matches keep their
+    progress there and go on from it (:mod:`pokerbot.bot.lbr_checkpoint`). Raises
     :class:`~pokerbot.strategies.exploit.lbr.LbrError` for a game LBR does not play, bad
-    counts, or an opponent without action probabilities."""
+    counts, an opponent without action probabilities, or a checkpoint of another run."""
     if not plays_lbr(game):
         raise LbrError("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
     if hands < 2 or hands % 2:
@@ -147,25 +161,66 @@ def plan_lbr(
         raise LbrError(f"--match-hands must be positive, got {length}")
     settings = settings or LbrSettings()
     _check_probabilities(game, opponent, strategy_name or "the strategy")
+    if checkpoint is not None:
+        checkpoint.bind(
+            {
+                "game": game_name,
+                "game_definition": format_game(game),
+                "strategy": strategy_name or getattr(opponent, "name", repr(opponent)),
+                "hands": hands,
+                "seed": seed,
+                "match_hands": length,
+                "settings": settings.model_dump(),
+            }
+        )
     matches: list[LbrMatch] = []
     for segment in range(math.ceil(deals / length)):
         size = min(length, deals - segment * length)
         for first in (True, False):
-            matches.append(LbrMatch(game, opponent, settings, size, segment_seed(seed, segment), first))
+            matches.append(
+                LbrMatch(game, opponent, settings, size, segment_seed(seed, segment), first, len(matches), checkpoint)
+            )
     return matches
 
 
 def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None) -> LbrPlayed:
     """Play one match of :func:`plan_lbr` in this process (``on_hand(hand_number)`` after
-    each hand)."""
-    opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
-    lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
+    each hand played here), from its checkpoint where it has one."""
+    checkpoint = match.checkpoint
+    if checkpoint is not None:
+        finished = checkpoint.finished(match.index)
+        if finished is not None:
+            values, queries, illegal = finished
+            return LbrPlayed(values, queries, illegal, resumed=len(values))
+    progress = checkpoint.progress(match.index) if checkpoint is not None else None
+    if progress is None:
+        opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
+        lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
+        progress = MatchProgress([], 0, (lbr, opponent))
+    lbr, opponent = progress.players
+    resumed = len(progress.values)
     players, names = ([lbr, opponent], [LBR_NAME, OPPONENT_NAME])
     if not match.lbr_first:
         players, names = players[::-1], names[::-1]
-    outcome = run_inprocess_match(match.game, match.deals, match.seed, players, names, on_hand=on_hand)
-    values = [hand[LBR_NAME] for hand in outcome.per_hand_values]
-    return LbrPlayed(values, lbr.queries, outcome.illegal_actions.get(LBR_NAME, 0))
+    saved = time.monotonic()
+
+    def after_hand(hand: HandLogged) -> None:
+        nonlocal saved
+        progress.values.append(hand.values[LBR_NAME])
+        if checkpoint is not None and len(progress.values) < match.deals:
+            if time.monotonic() - saved >= checkpoint.seconds:
+                checkpoint.save_progress(match.index, progress)
+                saved = time.monotonic()
+        if on_hand is not None:
+            on_hand(hand.hand_number)
+
+    outcome = run_inprocess_match(
+        match.game, match.deals - resumed, match.seed, players, names, first_hand=resumed, on_hand_logged=after_hand
+    )
+    illegal = progress.illegal + outcome.illegal_actions.get(LBR_NAME, 0)
+    if checkpoint is not None:
+        checkpoint.save_finished(match.index, progress.values, lbr.queries, illegal)
+    return LbrPlayed(progress.values, lbr.queries, illegal, resumed)
 
 
 def run_lbr(
@@ -180,14 +235,24 @@ def run_lbr(
     game_name: str = "",
     strategy_name: str = "",
     on_hand: Callable[[], None] | None = None,
+    checkpoint: LbrCheckpoint | None = None,
 ) -> LbrResult:
     """LBR against ``opponent`` over ``hands`` hands (an even number: deals twice), seeded
     ``seed`` (module docstring): :func:`plan_lbr`, :func:`play_lbr_match` as tasks of
     ``executor`` (default: one after another in this process), :func:`summarize_lbr`.
-    ``on_hand`` is called after every hand (progress). Raises
+    ``on_hand`` is called after every hand played (progress); ``checkpoint`` keeps the run's
+    progress and resumes it (:mod:`pokerbot.bot.lbr_checkpoint`). Raises
     :class:`~pokerbot.strategies.exploit.lbr.LbrError` as :func:`plan_lbr` does."""
     matches = plan_lbr(
-        game, opponent, hands, seed, settings=settings, match_hands=match_hands, strategy_name=strategy_name
+        game,
+        opponent,
+        hands,
+        seed,
+        settings=settings,
+        match_hands=match_hands,
+        strategy_name=strategy_name,
+        game_name=game_name,
+        checkpoint=checkpoint,
     )
     start = time.monotonic()
 
@@ -252,6 +317,7 @@ def summarize_lbr(
     sd = statistics.stdev(means) if deals > 1 else 0.0
     scale = 1000.0 / game.big_blind
     hands = 2 * deals
+    played_here = hands - sum(p.resumed for p in played)
     return LbrResult(
         game=game_name,
         strategy=strategy_name,
@@ -263,7 +329,8 @@ def summarize_lbr(
         mbb_per_hand_ci95=1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf,
         chips_per_hand=chips,
         seconds=seconds,
-        hands_per_second=hands / seconds if seconds > 0 else math.inf,
+        hands_per_second=played_here / seconds if seconds > 0 else math.inf,
+        resumed_hands=hands - played_here,
         queries_per_hand=sum(p.queries for p in played) / hands,
         illegal_actions=sum(p.illegal for p in played),
         settings=matches[0].settings.model_dump(),

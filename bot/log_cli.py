@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerbot.bot.aivat_cli import aivat_command
-from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.outputs import OutputFolderError, announce, fail, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
 from pokerbot.protocol.game import Game, format_game, load_game
 from pokerbot.protocol.matchlog import (
@@ -61,16 +61,11 @@ class Format(StrEnum):
     acpc = "acpc"
 
 
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"error: {message}", markup=False, soft_wrap=True)
-    return typer.Exit(2)
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
-        raise _fail(f"cannot read {path}: {error.strerror or error}") from None
+        raise fail(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _is_phh(path: Path, text: str) -> bool:
@@ -85,7 +80,7 @@ def _game(game: str | None, header: list[str], folder: Path) -> tuple[Game, str]
             return definition, builtin_name(definition) or game
         return game_from_header(header, folder)
     except (GameDefinitionError, OSError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
 
 
 @log_app.command("check")
@@ -101,14 +96,14 @@ def check(
     when everything agrees, 1 with the places of the disagreements, 2 when it cannot be read.
     """
     if max_errors < 1:
-        raise _fail("--max-errors must be at least 1")
+        raise fail("--max-errors must be at least 1")
     text = _read(logfile)
     if _is_phh(logfile, text):
         try:
             histories = list(loads_phh(text))
             definition = load_game(game) if game is not None else None
         except (LogFormatError, GameDefinitionError) as error:
-            raise _fail(f"{logfile}: {error}") from None
+            raise fail(f"{logfile}: {error}") from None
         report = check_phh(histories, definition, max_errors)
         big_blind = (definition or _first_game(histories)).big_blind if histories else 1
     else:
@@ -160,17 +155,17 @@ def convert(
     try:
         prepare_output(out)
     except OutputFolderError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     try:
         if _is_phh(logfile, text):
             if to is not Format.acpc:
-                raise _fail(f"{logfile} is PHH already: convert it --to acpc")
+                raise fail(f"{logfile} is PHH already: convert it --to acpc")
             definition = load_game(game) if game is not None else None
             hands = [phh_to_hand(history, definition, index) for index, history in enumerate(loads_phh(text))]
             written = _write_acpc(hands, out, logfile.stem)
         else:
             if to is Format.acpc:
-                raise _fail(f"{logfile} is an ACPC log already: convert it --to phh or --to pokerstars")
+                raise fail(f"{logfile} is an ACPC log already: convert it --to phh or --to pokerstars")
             lines = text.splitlines()
             definition, _ = _game(game, read_header(lines), logfile.parent)
             hands = read_log(lines, definition).hands
@@ -183,9 +178,9 @@ def convert(
             out.write_text(content, encoding="utf-8")
             written = [out]
     except (LogFormatError, GameDefinitionError) as error:
-        raise _fail(f"{logfile}: {error}") from None
+        raise fail(f"{logfile}: {error}") from None
     except OSError as error:
-        raise _fail(f"cannot write {out}: {error.strerror or error}") from None
+        raise fail(f"cannot write {out}: {error.strerror or error}") from None
     typer.echo(f"{len(hands)} hands converted to {to.value}")
     announce(written)
 

@@ -193,6 +193,7 @@ def run_inprocess_match(
     limits: TimeLimits = TimeLimits(),
     wire: bool = False,
     first_hand: int = 0,
+    on_hand_logged: Callable[[HandLogged], None] | None = None,
 ) -> MatchOutcome:
     """Play ``hands`` hands between ``strategies`` (one per seat, named ``names``) in memory.
 
@@ -204,7 +205,8 @@ def run_inprocess_match(
     through a client session per seat and an illegal action becomes the client's fallback
     call. After each hand every strategy observes its final view. ``first_hand`` plays the
     seed's deals from that hand on, numbered and seated as in a longer match (a piece of one:
-    :mod:`pokerbot.bot.chunks`). Raises
+    :mod:`pokerbot.bot.chunks`). ``on_hand_logged`` is given each finished hand (values by
+    name), after the strategies observed it and before ``on_hand``. Raises
     :class:`MatchConfigError` for wrong players and :class:`MatchError` when a strategy raises.
     """
     check_players(game, len(strategies), names)
@@ -229,6 +231,8 @@ def run_inprocess_match(
                     if log is not None:
                         log.write(event.line + "\n")
                         log.flush()
+                    if on_hand_logged is not None:
+                        on_hand_logged(event)
                     if on_hand is not None:
                         on_hand(event.hand_number)
                 elif isinstance(event, MatchFinished):

@@ -13,6 +13,13 @@ from pathlib import Path
 import typer
 
 
+def fail(message: str, status: int = 2) -> typer.Exit:
+    """Print ``error: message`` on standard error, one line; the exit (status 2: bad input) for
+    the command to raise. Every command reports bad input through it."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(status)
+
+
 class OutputFolderError(OSError):
     """A folder for an output file cannot be created (the message names it and why)."""
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import typer
 
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
-from pokerbot.bot.outputs import OutputFolderError, prepare_output
+from pokerbot.bot.outputs import OutputFolderError, fail, prepare_output
 from pokerbot.models.config import PriorConfig
 from pokerbot.models.errors import ModelError
 from pokerbot.models.prior import DEFAULT_PRIOR_FILES, Prior, PriorTrainer, save_prior
@@ -53,11 +53,6 @@ POPULATION: tuple[str, ...] = (
 """The players of the default priors' self-play: every style and four baselines."""
 DEFAULT_GAMES: tuple[str, ...] = ("holdem-nolimit-2p", "holdem-limit-2p")
 BUILD_COMMAND = "python -m pokerbot.bot.prior_cli --seed {seed} --hands {hands} --game {game} --out {out}"
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def train_prior(
@@ -83,13 +78,13 @@ def train_prior(
             seed=seed,
         )
     except GameDefinitionError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     except ValueError as error:
-        raise _fail(f"bad option: {error}") from None
+        raise fail(f"bad option: {error}") from None
     try:
         prepare_output(out)
     except OutputFolderError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     trainer = PriorTrainer(game_definition, config)
     started = time.perf_counter()
     for path in logs:
@@ -97,11 +92,11 @@ def train_prior(
             with path.open(encoding="utf-8") as lines:
                 trainer.add_log(lines, str(path))
         except OSError as error:
-            raise _fail(f"cannot read {path}: {error.strerror or error}") from None
+            raise fail(f"cannot read {path}: {error.strerror or error}") from None
         except (LogFormatError, UnicodeDecodeError) as error:
-            raise _fail(str(error)) from None
+            raise fail(str(error)) from None
     if trainer.hands == 0:
-        raise _fail("the logs hold no hands (no STATE lines)")
+        raise fail("the logs hold no hands (no STATE lines)")
     command = (
         f"pokerbot train-prior {' '.join(str(p) for p in logs)} --game {game} --out {out} --tree {tree} "
         f"--grace-period {grace_period} --max-depth {max_depth} --split-confidence {split_confidence:g} --seed {seed}"
@@ -110,7 +105,7 @@ def train_prior(
     try:
         save_prior(prior, out)
     except OSError as error:
-        raise _fail(f"cannot write {out}: {error.strerror or error}") from None
+        raise fail(f"cannot write {out}: {error.strerror or error}") from None
     typer.echo(_summary(prior, out, time.perf_counter() - started))
 
 
@@ -203,14 +198,14 @@ def build_default_priors(
 ) -> None:
     """Build the shipped default priors from styled and baseline self-play."""
     if hands < 1:
-        raise _fail("--hands must be positive")
+        raise fail("--hands must be positive")
     for game_name in games:
         try:
             build_default_prior(game_name, seed, hands, out, quiet=quiet)
         except (GameDefinitionError, KeyError) as error:
-            raise _fail(f"no default prior for {game_name}: {error}") from None
+            raise fail(f"no default prior for {game_name}: {error}") from None
         except (ModelError, OSError) as error:
-            raise _fail(str(error)) from None
+            raise fail(str(error)) from None
 
 
 def main() -> None:

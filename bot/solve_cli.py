@@ -18,7 +18,9 @@ response wins:
   (``miximax``, ``tight-aggressive:...``); plays local best response against it
   (:func:`pokerbot.bot.lbr_match.run_lbr`: ``--hands`` in duplicate, ``--seed``, on every
   core, a progress bar) and prints LBR's winnings in mbb/hand with the 95% interval, a lower
-  bound on the strategy's exploitability.
+  bound on the strategy's exploitability; ``--checkpoint DIR`` keeps the run's progress
+  there, and the same command run again goes on where it stopped
+  (:mod:`pokerbot.bot.lbr_checkpoint`).
 
 ``--json OUT`` writes the report as JSON (``-``: to standard output).
 
@@ -29,7 +31,6 @@ policy file, bad options) exits with status 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP
-from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.outputs import OutputFolderError, announce, fail, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, parse_betting, plays_lbr
-from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.exploitability import evaluate
 from pokerbot.strategies.solvers.policy import Policy, describe_game
@@ -54,17 +53,12 @@ from pokerbot.strategies.solvers.solve import solve as run_solver
 from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
-
-
 def _load_tree(game_name: str) -> tuple[Game, PublicTree]:
     try:
         game = load_game(game_name)
         return game, build_tree(game)
     except (GameDefinitionError, SolverError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
 
 
 def solve(
@@ -98,34 +92,34 @@ def solve(
         from pokerbot.bot.abstract_cli import run_solve
 
         if iterations is None:
-            raise _fail("abstract games are solved for --iterations")
+            raise fail("abstract games are solved for --iterations")
         run_solve(
             game, algorithm, iterations, out, seed or 0, buckets, scheme, deals, boards, deals_seed, checkpoint,
             checkpoint_every, snapshots, epsilon, exploration, model, p,
         )  # fmt: skip
         return
     if algorithm not in ALGORITHMS:
-        raise _fail(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
+        raise fail(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
     if (iterations is None) == (seconds is None):
-        raise _fail("give exactly one of --iterations and --seconds")
+        raise fail("give exactly one of --iterations and --seconds")
     if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
-        raise _fail("--iterations and --seconds must be positive")
+        raise fail("--iterations and --seconds must be positive")
     if checkpoints < 1:
-        raise _fail("--checkpoints must be positive")
+        raise fail("--checkpoints must be positive")
     options: dict[str, Any] = {}
     if rule is not None:
         if rule not in RULES:
-            raise _fail(f"unknown rule {rule!r}: choose from {', '.join(RULES)}")
+            raise fail(f"unknown rule {rule!r}: choose from {', '.join(RULES)}")
         options["rule"] = rule
     if samples is not None:
         if algorithm not in ("os-mccfr", "es-mccfr") or samples < 1:
-            raise _fail("--samples takes a positive number and applies to os-mccfr and es-mccfr only")
+            raise fail("--samples takes a positive number and applies to os-mccfr and es-mccfr only")
         options["samples"] = samples
     try:
         prepare_output(out)
         prepare_output(plot)
     except OutputFolderError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     game_def, tree = _load_tree(game)
     console = Console(stderr=True)
     total = float(iterations if iterations is not None else seconds)  # type: ignore[arg-type]
@@ -157,7 +151,7 @@ def solve(
                 **options,
             )
         except SolverError as error:
-            raise _fail(str(error)) from None
+            raise fail(str(error)) from None
         progress.update(task, completed=total)
     policy = result.policy.with_meta(game_name=game)
     try:
@@ -165,7 +159,7 @@ def solve(
         if plot is not None:
             write_plot(result, plot, f"{algorithm} on {game}")
     except OSError as error:
-        raise _fail(f"cannot write output: {error}") from None
+        raise fail(f"cannot write output: {error}") from None
     report = result.report
     typer.echo(
         f"{algorithm} on {game} ({describe_game(game_def)}): {result.iterations} iterations, "
@@ -230,17 +224,20 @@ def exploitability(
     ),
     exact_queries: bool = typer.Option(False, "--exact-queries", help="lbr: ask every holding, even of a search."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="lbr: no progress bar."),
+    checkpoint: Path | None = typer.Option(
+        None, "--checkpoint", help="lbr: keep the run's progress in this folder; run again to resume it."
+    ),
     deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
     samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
 ) -> None:
     """How much a best response wins against STRATEGY in GAME (exact, or local best response)."""
     if method not in METHODS:
-        raise _fail(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
+        raise fail(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
     if json_out not in (None, "-"):
         try:
             prepare_output(Path(json_out))  # before the work: a bad path never costs a finished run
         except OutputFolderError as error:
-            raise _fail(str(error)) from None
+            raise fail(str(error)) from None
     if strategy.endswith(".npz") and method != "lbr":
         from pokerbot.bot.abstract_cli import abstract_report
 
@@ -249,21 +246,24 @@ def exploitability(
     try:
         game_def = load_game(game)
     except GameDefinitionError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     if method == "auto":
         method = "lbr" if plays_lbr(game_def) else "exact"
     if method == "exact":
         _exact(game, strategy, json_out)
         return
     if max_queries < 2:
-        raise _fail(f"--max-queries must be at least 2, got {max_queries}")
+        raise fail(f"--max-queries must be at least 2, got {max_queries}")
     try:
         if betting is not None:
             parse_betting(betting, game_def.num_rounds)
     except LbrError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     settings = LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)
-    _lbr(game, game_def, strategy, hands, seed or 0, (jobs, address), match_hands, settings, json_out, quiet)
+    where = (jobs, address, checkpoint)
+    from pokerbot.bot.lbr_cli import lbr_report
+
+    lbr_report(game, game_def, strategy, hands, seed or 0, where, match_hands, settings, json_out, quiet)
 
 
 def write_json_report(data: dict[str, object], json_out: str) -> None:
@@ -276,7 +276,7 @@ def write_json_report(data: dict[str, object], json_out: str) -> None:
     try:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        raise _fail(f"cannot write {json_out}: {error}") from None
+        raise fail(f"cannot write {json_out}: {error}") from None
     announce([path])
 
 
@@ -287,7 +287,7 @@ def _exact(game: str, policy: str, json_out: str | None) -> None:
         loaded = uniform_policy(tree) if policy == "uniform" else Policy.load(policy, game_def)
         report = evaluate(tree, loaded)
     except SolverError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     missing = len(missing_keys(tree, loaded))
     if json_out is not None:
         write_json_report(
@@ -304,78 +304,6 @@ def _exact(game: str, policy: str, json_out: str | None) -> None:
     typer.echo("position  value        best response")
     for position, (value, best) in enumerate(zip(report.values, report.best_response_values, strict=True)):
         typer.echo(f"{position:<9} {value:+.6f}   {best:+.6f}")
-
-
-def _lbr(
-    game: str,
-    game_def: Game,
-    strategy: str,
-    hands: int,
-    seed: int,
-    where: tuple[int | None, str | None],
-    match_hands: int | None,
-    settings: LbrSettings,
-    json_out: str | None,
-    quiet: bool,
-) -> None:
-    """Local best response against a registry strategy (module docstring), on the executor of
-    ``where`` (``--jobs``, ``--address``; default: one job per core, at most one per match)."""
-    from pokerbot.bot.executor import ExecutorError, make_executor
-    from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, run_lbr
-    from pokerbot.bot.match import MatchError
-
-    jobs, address = where
-
-    try:
-        default_registry().create(strategy, game_def, 0)  # a bad name fails here, in one line
-    except UnknownStrategyError as error:
-        raise _fail(str(error)) from None
-    if jobs is not None and jobs < 1:
-        raise _fail(f"--jobs must be positive, got {jobs}")
-    if not plays_lbr(game_def):
-        raise _fail("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
-    if hands < 2 or hands % 2:
-        raise _fail(f"--hands must be a positive even number (each deal is played twice), got {hands}")
-    console = Console(stderr=True)
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} hands"),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=console, transient=False, disable=quiet) as progress:
-        task = progress.add_task(f"lbr vs {strategy}", total=hands)
-        if jobs is None and address is None:
-            jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))
-        try:
-            with make_executor(jobs, address) as executor:
-                result = run_lbr(
-                    game_def,
-                    RegistryStrategy(strategy),
-                    hands,
-                    seed,
-                    settings=settings,
-                    match_hands=match_hands,
-                    executor=executor,
-                    game_name=game,
-                    strategy_name=strategy,
-                    on_hand=lambda: progress.advance(task),
-                )
-        except (LbrError, MatchError, ExecutorError) as error:
-            raise _fail(str(error)) from None
-    if json_out is not None:
-        write_json_report(result.to_dict(), json_out)
-        if json_out == "-":
-            return
-    typer.echo(f"game: {game} ({describe_game(game_def)})")
-    typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
-    typer.echo(
-        f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
-        f"(95% interval): a lower bound on the exploitability of {strategy}"
-    )
-    typer.echo(
-        f"{result.seconds:.1f} s, {result.hands_per_second:.2f} hands/s, {result.queries_per_hand:.1f} questions/hand"
-    )
 
 
 __all__ = ["METHODS", "exploitability", "solve", "write_plot"]

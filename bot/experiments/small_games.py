@@ -34,19 +34,15 @@ from pokerbot.bot.experiments.leduc_study import (
     LeducStudyConfig,
     run_leduc_study,
 )
+from pokerbot.bot.outputs import fail
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = None) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     bad = [name for name in names if name not in allowed and not (prefix and name.startswith(prefix))]
     if not names or bad:
-        raise _fail(f"unknown {what} {', '.join(bad) or '(none)'}: choose from {', '.join(allowed)}")
+        raise fail(f"unknown {what} {', '.join(bad) or '(none)'}: choose from {', '.join(allowed)}")
     return names
 
 
@@ -58,7 +54,7 @@ def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
         key, equals, text = pair.partition("=")
         kind = kinds.get(key.strip())
         if not equals or kind is None:
-            raise _fail(f"--adaptive {pair!r}: expected KEY=VALUE with KEY one of {', '.join(kinds)}")
+            raise fail(f"--adaptive {pair!r}: expected KEY=VALUE with KEY one of {', '.join(kinds)}")
         text = text.strip()
         try:
             if kind is bool:
@@ -68,11 +64,11 @@ def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
             else:
                 settings[key.strip()] = kind(text)
         except ValueError:
-            raise _fail(f"--adaptive {pair!r}: {text!r} is not a {kind.__name__}") from None
+            raise fail(f"--adaptive {pair!r}: {text!r} is not a {kind.__name__}") from None
     try:
         AdaptiveConfig(**settings)
     except ValueError as error:
-        raise _fail(f"--adaptive: {error}") from None
+        raise fail(f"--adaptive: {error}") from None
     return settings
 
 
@@ -92,7 +88,7 @@ def _write(data: dict[str, Any], out: Path) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as error:
-        raise _fail(f"cannot write {out}: {error}") from None
+        raise fail(f"cannot write {out}: {error}") from None
 
 
 def _pyplot() -> Any:
@@ -127,12 +123,12 @@ def experiment_kuhn(
     """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
     if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands or block < 1 or jobs < 1:
-        raise _fail(
+        raise fail(
             "need --hands >= 1, --trials and --adaptive-trials >= 2, --convergence-hands >= --hands, "
             "--block >= 1 and --jobs >= 1"
         )
     if tau <= -1.0 / 18.0:
-        raise _fail("--tau must exceed the game value -1/18")
+        raise fail("--tau must exceed the game value -1/18")
     lengths = tuple(length for length in (50, 100, 200, 400) if length <= convergence_hands)
     config = KuhnStudyConfig(
         hands=hands,
@@ -151,7 +147,7 @@ def experiment_kuhn(
         with make_executor(jobs, address) as executor:
             result = run_kuhn_study(config, lambda message: typer.echo(message, err=True), executor)
     except ExecutorError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     data = {"meta": _meta(started, _config_dict(config)), **result}
     _write(data, out)
     folder = plots or out.parent
@@ -298,13 +294,13 @@ def experiment_leduc(
         adaptive=_adaptive_settings(adaptive_settings),
     )
     if hands < 2 or trials < 2 or jobs < 1 or not 0.0 <= kappa <= 1.0:
-        raise _fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
+        raise fail("need --hands >= 2, --trials >= 2, --jobs >= 1 and --kappa in [0, 1]")
     started = time.perf_counter()
     try:
         with make_executor(jobs, address) as executor:
             result = run_leduc_study(config, lambda message: typer.echo(message, err=True), executor)
     except ExecutorError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     data = {"meta": _meta(started, result.pop("config")), **result}
     _write(data, out)
     written = plot_leduc(data, plots or out.parent)
