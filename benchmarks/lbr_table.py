@@ -4,10 +4,11 @@
 cell (strategy, game) of :data:`CELLS` for ``--hands`` hands (``--hands-search`` for the
 search-based ``miximax`` players), one cell at a time, and writes each result as
 ``OUT/GAME-STRATEGY.json`` (the JSON of ``pokerbot exploitability --json``). A cell whose file
-exists is not played again, so an interrupted run resumes where it stopped; ``--only`` picks
-cells by strategy name. It then prints the table (mbb/hand with the 95% interval) in
-markdown. Every cell is the same as ``pokerbot exploitability GAME STRATEGY --method lbr
---hands N --seed S``.
+exists is not played again, and a cell in progress keeps its checkpoint in
+``OUT/GAME-STRATEGY.checkpoint/`` (``--checkpoint``), so an interrupted run resumes where it
+stopped, within a cell too; ``--only`` picks cells by strategy name. It then prints the table
+(mbb/hand with the 95% interval) in markdown. Every cell is the same as ``pokerbot
+exploitability GAME STRATEGY --method lbr --hands N --seed S --checkpoint DIR``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 from pokerbot.bot.executor import make_executor
+from pokerbot.bot.lbr_checkpoint import LbrCheckpoint
 from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
@@ -92,6 +94,7 @@ def main() -> None:
                 executor=executor,
                 game_name=game_name,
                 strategy_name=strategy,
+                checkpoint=LbrCheckpoint(str(path.with_suffix(".checkpoint"))),
             )
         data = result.to_dict() | {"load": os.getloadavg()[0]}
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -59,21 +60,17 @@ def lbr_report(
         TimeElapsedColumn(),
     )
     kept = LbrCheckpoint(str(folder)) if folder is not None else None
+    run: dict[str, Any] = {
+        "settings": settings,
+        "match_hands": match_hands,
+        "strategy_name": strategy,
+        "game_name": game,
+        "checkpoint": kept,
+    }
     done = 0
     if kept is not None:
-        try:
-            plan = plan_lbr(
-                game_def,
-                RegistryStrategy(strategy),
-                hands,
-                seed,
-                settings=settings,
-                match_hands=match_hands,
-                strategy_name=strategy,
-                game_name=game,
-                checkpoint=kept,
-            )
-            done = kept.hands_done(len(plan))
+        try:  # the checkpoint is checked (and its hands counted) before Ray starts
+            done = kept.hands_done(len(plan_lbr(game_def, RegistryStrategy(strategy), hands, seed, **run)))
         except LbrError as error:
             raise fail(str(error)) from None
         if done:
@@ -89,13 +86,9 @@ def lbr_report(
                     RegistryStrategy(strategy),
                     hands,
                     seed,
-                    settings=settings,
-                    match_hands=match_hands,
                     executor=executor,
-                    game_name=game,
-                    strategy_name=strategy,
                     on_hand=lambda: progress.advance(task),
-                    checkpoint=kept,
+                    **run,
                 )
         except (LbrError, MatchError, ExecutorError) as error:
             raise fail(str(error)) from None
