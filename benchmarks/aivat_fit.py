@@ -14,6 +14,9 @@ Run (the chunks of ``docs/experiments.md``: ``miximax:500nodes`` against ``tight
     python benchmarks/aivat_fit.py holdem-nolimit-2p DIR101 DIR102 ... --known tight-aggressive \
         --sample 10 --cache CACHE_DIR
 
+``--hero-known`` also replays the other player (``miximax``), for the action corrections of
+its real decisions (its holdings are not imagined: each would cost a search).
+
 Prints per chunk the standard deviation per deal of the plain, the equity-value AIVAT and the
 cross-fitted stake-value AIVAT estimates (chips), the pooled figures (mbb/hand, 95 %) and the
 coefficients fitted on every chunk (what ``NOLIMIT_STAKE`` / ``LIMIT_STAKE`` ship). ``--cache``
@@ -53,19 +56,25 @@ class BasisValue:
         return base + np.concatenate(([0.0], self.stake.features(state)))
 
 
-def chunk_vectors(folder: Path, known: str, sample: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal of the duplicate match in ``folder``: the plain outcome of the unknown player
-    (mean of the two seatings, chips) and its estimates under the basis (deal x (1 + K))."""
+def chunk_vectors(folder: Path, known: str, sample: int, hero_known: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal of the duplicate match in ``folder``: the plain outcome of the other player
+    (the hero: mean of the two seatings, chips) and its estimates under the basis (deal x
+    (1 + K)). Imaginary observations over ``known``'s holdings; with ``hero_known`` the hero
+    (the registry strategy its log name spells, ``miximax=500nodes`` for ``miximax:500nodes``)
+    is replayed too, for its action corrections at its actual cards."""
     registry = default_registry()
     plain, estimates = [], []
     for name in ("match.log", "match-swapped.log"):
         log, game = read_match_log(folder / name, None)
         if log.seed is None:
             raise SystemExit(f"{folder / name}: no seed in the header")
-        player = ReplayedStrategy(registry.create(known, game, strategy_seed(log.seed, known)))
+        players = {known: ReplayedStrategy(registry.create(known, game, strategy_seed(log.seed, known)))}
         hero = next(seat for seat in log.seats if seat != known)
+        if hero_known:
+            spec = hero.replace("=", ":")
+            players[hero] = ReplayedStrategy(registry.create(spec, game, strategy_seed(log.seed, hero)))
         estimator = Aivat(game, BasisValue(game), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
-        records = list(aivat_hands(estimator, log.hands, {known: player}))
+        records = list(aivat_hands(estimator, log.hands, players, imagine=[known]))
         plain.append(np.array([record.outcomes[hero] for record in records]))
         estimates.append(np.array([np.asarray(record.estimates[hero]) for record in records]))
     return (plain[0] + plain[1]) / 2, (estimates[0] + estimates[1]) / 2
@@ -87,6 +96,9 @@ def main() -> None:
     parser.add_argument("--known", default="tight-aggressive")
     parser.add_argument("--sample", type=int, default=10)
     parser.add_argument("--cache", type=Path)
+    parser.add_argument(
+        "--hero-known", action="store_true", help="the other player known too (replayed), its holdings not imagined"
+    )
     args = parser.parse_args()
     chunks = []
     for folder in args.chunks:
@@ -95,7 +107,7 @@ def main() -> None:
             data = np.load(cached)
             chunks.append((data["plain"], data["estimates"]))
             continue
-        plain, estimates = chunk_vectors(folder, args.known, args.sample)
+        plain, estimates = chunk_vectors(folder, args.known, args.sample, args.hero_known)
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             np.savez(cached, plain=plain, estimates=estimates)

@@ -95,6 +95,22 @@ def test_leduc_expectation_is_exactly_the_value_with_imaginary_observations(ledu
     assert sd_a < 0.5 * sd_u
 
 
+@pytest.mark.parametrize("imagined", [(0,), (1,)])
+def test_imagining_one_of_two_known_players_is_exactly_unbiased(leduc: Game, imagined: tuple[int, ...]) -> None:
+    """Both players known, the holdings of one imagined (the other, say a search, keeps its
+    action corrections at its actual cards): the exact expectation is still the value, and the
+    variance lies between imagining none and imagining both."""
+    players: list[Strategy] = [equilibrium(leduc), equilibrium(leduc)]
+    hands = finished_hands(leduc, players)
+    oracles = {position: players[position].action_probabilities for position in (0, 1)}
+    one = aivat_moments(Aivat(leduc, imaginary=True), hands, oracles, imagined)
+    none = aivat_moments(Aivat(leduc), hands, oracles)
+    both = aivat_moments(Aivat(leduc, imaginary=True), hands, oracles)
+    assert one.outcome_mean == pytest.approx(LEDUC_VALUE, abs=1e-6)
+    assert one.estimate_mean == pytest.approx(one.outcome_mean, abs=1e-12)
+    assert both.estimate_sd < one.estimate_sd < none.estimate_sd
+
+
 def test_sampled_imaginary_observations_are_unbiased_over_the_sample(kuhn: Game) -> None:
     """Kuhn with the full posterior replaced by one holding drawn at random (plus the actual
     one), as hold'em does: averaged over 200 draws (seeds) the exact expectation over the deals

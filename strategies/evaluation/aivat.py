@@ -36,7 +36,10 @@ the other player sees, never by the known player's cards), plus the actual holdi
 draw truly random, the actual holding would be, given this multiset, distributed over it as
 the posterior restricted to it (by symmetry), so the weighted mean over the multiset would be a
 conditional expectation of ``F``: unbiased over the deal and the draw, as any Monte Carlo
-estimate is over its sampling, and never of higher variance than ``F``.
+estimate is over its sampling, and never of higher variance than ``F``. The imagined players
+may be some of the known ones only (:meth:`Aivat.hand` ``imagined``): the posterior of their
+holdings given everything else (the other known player's cards included) is still
+proportional to their own reach, since the other player's reach does not depend on them.
 
 Every card of the hand must be known (an ACPC log has them all). Amounts are chips won by
 position 0 (position 1's are their negatives: the game is zero-sum).
@@ -48,7 +51,7 @@ import hashlib
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pokerbot.protocol.actions import Action
@@ -125,9 +128,19 @@ class Aivat:
         self.sample = sample
         self.seed = seed
 
-    def hand(self, final: HandState, hand_number: int, oracles: Mapping[int, Oracle]) -> AivatHand:
+    def hand(
+        self,
+        final: HandState,
+        hand_number: int,
+        oracles: Mapping[int, Oracle],
+        imagined: Collection[int] | None = None,
+    ) -> AivatHand:
         """The estimate of the finished hand ``final`` (every card known): ``oracles`` give the
-        action probabilities of the known players by position. Raises :class:`AivatError`."""
+        action probabilities of the known players by position. With imaginary observations,
+        ``imagined`` are the positions whose holdings are imagined (default: every known
+        player's; a known player left out still gets its action corrections, at its actual
+        cards only: for a player whose probabilities cost a search each). Raises
+        :class:`AivatError`."""
         if not final.finished:
             raise AivatError(f"hand {hand_number} is not finished")
         actual = tuple(final.hole_cards)
@@ -138,7 +151,8 @@ class Aivat:
         skeleton = _Skeleton(final)
         total = _Walk(0.0, 0.0, 0.0, 0.0)
         actual_walk: _Walk | None = None
-        for holes, multiplicity in self._holdings(final, hand_number, actual, known):  # type: ignore[arg-type]
+        chosen = known if imagined is None else [position for position in imagined if position in known]
+        for holes, multiplicity in self._holdings(final, hand_number, actual, chosen):  # type: ignore[arg-type]
             walk = self._walk(skeleton, holes, hand_number, known, cache, strict=holes == actual)
             if holes == actual:
                 actual_walk = walk
@@ -159,12 +173,12 @@ class Aivat:
         final: HandState,
         hand_number: int,
         actual: tuple[tuple[Card, ...], ...],
-        known: Mapping[int, Oracle],
+        chosen: Collection[int],
     ) -> list[tuple[tuple[tuple[Card, ...], ...], int]]:
         """The hole cards to average over, each with its multiplicity: the actual ones first,
-        then (with imaginary observations) every other assignment of the known players'
-        holdings that clashes with no card, or a sample of them (module docstring)."""
-        imagined = sorted(known) if self.imaginary else []
+        then (with imaginary observations) every other assignment of the ``chosen`` known
+        players' holdings that clashes with no card, or a sample of them (module docstring)."""
+        imagined = sorted(chosen) if self.imaginary else []
         if not imagined:
             return [(actual, 1)]
         fixed = {card for p, cards in enumerate(actual) if p not in imagined for card in cards}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from pokerbot.protocol.game import Game
@@ -70,13 +70,17 @@ class AivatMoments:
 
 
 def aivat_moments(
-    aivat: Aivat, hands: Sequence[tuple[float, HandState]], oracles: Mapping[int, Oracle]
+    aivat: Aivat,
+    hands: Sequence[tuple[float, HandState]],
+    oracles: Mapping[int, Oracle],
+    imagined: Collection[int] | None = None,
 ) -> AivatMoments:
     """The moments of position 0's outcome and AIVAT estimate over ``hands`` (probability,
-    finished hand), the players of ``oracles``' positions known."""
+    finished hand), the players of ``oracles``' positions known (those of ``imagined``, by
+    default all, imagined where ``aivat`` imagines)."""
     mean_u = mean_a = square_u = square_a = 0.0
     for p, state in hands:
-        estimate = aivat.hand(state, 0, oracles)
+        estimate = aivat.hand(state, 0, oracles, imagined)
         mean_u += p * estimate.outcome
         mean_a += p * estimate.value
         square_u += p * estimate.outcome**2

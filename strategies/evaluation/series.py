@@ -7,7 +7,7 @@ its oracle of the hand and telling it when the hand is done. Values are chips by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,9 +44,14 @@ class AivatRecord:
 
 
 def aivat_hands(
-    aivat: Aivat, hands: Iterable[LoggedHand], players: Mapping[str, KnownPlayer] | None = None
+    aivat: Aivat,
+    hands: Iterable[LoggedHand],
+    players: Mapping[str, KnownPlayer] | None = None,
+    imagine: Collection[str] | None = None,
 ) -> Iterator[AivatRecord]:
-    """AIVAT's estimate of each hand of ``hands`` with the known ``players`` (by name)."""
+    """AIVAT's estimate of each hand of ``hands`` with the known ``players`` (by name); with
+    imaginary observations, over the holdings of the known players named in ``imagine``
+    (default: all of them; :meth:`Aivat.hand`)."""
     players = players or {}
     for hand in hands:
         oracles: dict[int, Oracle] = {}
@@ -56,7 +61,8 @@ def aivat_hands(
                 oracle = player.oracle(hand.hand_number, position, hand.state)
                 if oracle is not None:
                     oracles[position] = oracle
-        parts = aivat.hand(hand.state, hand.hand_number, oracles)
+        imagined = None if imagine is None else [p for p, name in enumerate(hand.names) if name in imagine]
+        parts = aivat.hand(hand.state, hand.hand_number, oracles, imagined)
         for position, name in enumerate(hand.names):
             player = players.get(name)
             if player is not None:
