@@ -30,10 +30,9 @@ from pathlib import Path
 
 from pokerbot.bot.executor import Executor, Progress
 from pokerbot.bot.match import MatchOutcome, MatchPlan, run_inprocess_match, strategy_seed
-from pokerbot.protocol.dealer_session import log_header
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
-from pokerbot.protocol.matchlog import format_score_line, parse_state_line
+from pokerbot.protocol.matchlog import format_score_line, log_header, parse_state_line
 
 DEFAULT_CHUNK_HANDS = 1000
 """Hands per chunk when a match is split (``pokerbot match --jobs``)."""

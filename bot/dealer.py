@@ -38,16 +38,16 @@ from typing import TypeVar
 from pokerbot.bot.dealer_config import DealerConfig, MatchResult
 from pokerbot.bot.match_files import MatchFiles
 from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
-from pokerbot.protocol.dealer_session import (
+from pokerbot.protocol.dealer_events import (
     Acted,
     DealerEvent,
-    DealerSession,
     DealerWarning,
     HandLogged,
     MatchAborted,
     MatchFinished,
     Send,
 )
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import ProtocolError
 from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import check_version

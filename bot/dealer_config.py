@@ -9,9 +9,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pokerbot.bot.transports import TRANSPORTS, transport_for
-from pokerbot.protocol.dealer_session import log_header
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.matchlog import log_header
 from pokerbot.protocol.names import check_player_names
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from pokerbot.bot.executor import Executor, LocalExecutor, Progress
 from pokerbot.bot.lbr_checkpoint import LbrCheckpoint, MatchProgress
 from pokerbot.bot.match import run_inprocess_match, strategy_seed
-from pokerbot.protocol.dealer_session import HandLogged
+from pokerbot.protocol.dealer_events import HandLogged
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game, format_game
 from pokerbot.protocol.hand import HandState

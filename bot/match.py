@@ -28,19 +28,12 @@ from pathlib import Path
 from typing import TextIO
 
 from pokerbot.protocol.actions import Action
-from pokerbot.protocol.dealer_session import (
-    DealerEvent,
-    DealerSession,
-    DealerWarning,
-    HandLogged,
-    MatchAborted,
-    MatchFinished,
-    Send,
-    log_header,
-)
+from pokerbot.protocol.dealer_events import DealerEvent, DealerWarning, HandLogged, MatchAborted, MatchFinished, Send
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import PlayerNameError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.matchlog import log_header
 from pokerbot.protocol.names import check_player_names, unique_player_names
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, safe_action
 from pokerbot.protocol.wire import MatchState

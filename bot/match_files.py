@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pokerbot.bot.dealer_config import DealerConfig
-from pokerbot.protocol.dealer_session import Acted, DealerSession, HandLogged
+from pokerbot.protocol.dealer_events import Acted, HandLogged
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.transactions import Transaction, format_transaction, read_transactions
 
 

@@ -13,17 +13,24 @@ events it gets back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
 
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.cards import CARD_STRINGS
+from pokerbot.protocol.dealer_events import (
+    Acted,
+    DealerEvent,
+    DealerWarning,
+    HandLogged,
+    MatchAborted,
+    MatchFinished,
+    Send,
+)
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.limits import Remaining, TimeLimits
-from pokerbot.protocol.matchlog import format_score_line, format_state_line, format_value
+from pokerbot.protocol.matchlog import format_score_line
 from pokerbot.protocol.names import check_player_names
 from pokerbot.protocol.session import SessionStateError
 from pokerbot.protocol.transactions import Transaction, TransactionFormatError
@@ -36,92 +43,6 @@ from pokerbot.protocol.wire import (
     shown_holes,
     strip_terminator,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send ``line`` to ``seat`` (0-based; the transcript prints seat + 1)."""
-
-    seat: int
-    line: str
-
-
-@dataclass(frozen=True, slots=True)
-class DealerWarning:
-    """Something a seat sent was ignored or repaired; the match goes on."""
-
-    seat: int
-    message: str
-
-
-@dataclass(frozen=True)
-class HandLogged:
-    """A hand ended: each player's value by name, in chips, and its ``STATE`` log line.
-
-    ``state`` is the finished hand (every card; read it, do not change it) and ``seats`` the
-    seat that played each position, so that a caller can show each seat its final view.
-    """
-
-    hand_number: int
-    values: dict[str, float]
-    state: HandState = field(compare=False, repr=False)
-    seats: tuple[int, ...] = ()
-
-    @cached_property
-    def line(self) -> str:
-        """The hand's ``STATE`` log line (formatted when first asked for)."""
-        names = [name for name in self.values]
-        return format_state_line(self.hand_number, self.state, names, list(self.values.values()))
-
-
-@dataclass(frozen=True, slots=True)
-class Acted:
-    """The awaited ``seat`` played ``action`` (as played: clamped, or turned into a call), asked
-    for at ``requested_at`` and given at ``acted_at`` (monotonic seconds): a line of the
-    transaction file. Emitted only by a session made with ``transactions=True``, before the
-    states that follow it."""
-
-    seat: int
-    hand_number: int
-    action: Action
-    requested_at: float
-    acted_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class MatchFinished:
-    """Every hand was played: the ``SCORE`` line and the totals by name, in chips."""
-
-    score_line: str
-    totals: dict[str, float]
-
-
-@dataclass(frozen=True, slots=True)
-class MatchAborted:
-    """The match ended early (timeout, disconnect, too many invalid actions).
-
-    ``seat`` is the 0-based seat at fault, or None; ``reason`` is the whole message.
-    """
-
-    seat: int | None
-    reason: str
-
-
-DealerEvent = Send | DealerWarning | Acted | HandLogged | MatchFinished | MatchAborted
-
-
-def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
-    """The ``#`` header lines of a match log, exactly as the reference dealer writes them.
-
-    Limits are whole milliseconds there (``#--t_hand 1500000``, never ``1.5e+06``); a
-    fractional limit keeps its fraction, spelled as log values are.
-    """
-    return [
-        f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}",
-        f"#--t_response {format_value(limits.response_ms)}",
-        f"#--t_hand {format_value(limits.hand_ms)}",
-        f"#--t_per_hand {format_value(limits.per_hand_ms)}",
-    ]
 
 
 class DealerSession:
@@ -538,15 +459,4 @@ class DealerSession:
         return [MatchAborted(seat, reason)]
 
 
-__all__ = [
-    "Acted",
-    "DealerEvent",
-    "DealerSession",
-    "DealerWarning",
-    "HandLogged",
-    "MatchAborted",
-    "MatchFinished",
-    "Send",
-    "TimeLimits",
-    "log_header",
-]
+__all__ = ["DealerSession", "TimeLimits"]

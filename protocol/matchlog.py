@@ -26,6 +26,7 @@ from pathlib import Path
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError, ProtocolError
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.wire import MAX_HAND_NUMBER, format_cards, read_cards, replay_betting
 
 
@@ -317,3 +318,17 @@ def format_log(hands: Sequence[LoggedHand], game_label: str, match_name: str = "
         names = list(hands[0].names) + sorted(set(totals) - set(hands[0].names))
         lines.append(format_score_line([totals[name] for name in names], names))
     return lines
+
+
+def log_header(match_name: str, game_label: str, hands: int, seed: int, limits: TimeLimits) -> list[str]:
+    """The ``#`` header lines of a match log, exactly as the reference dealer writes them.
+
+    Limits are whole milliseconds there (``#--t_hand 1500000``, never ``1.5e+06``); a
+    fractional limit keeps its fraction, spelled as log values are.
+    """
+    return [
+        f"# name/game/hands/seed {match_name} {game_label} {hands} {seed}",
+        f"#--t_response {format_value(limits.response_ms)}",
+        f"#--t_hand {format_value(limits.hand_ms)}",
+        f"#--t_per_hand {format_value(limits.per_hand_ms)}",
+    ]

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from pokerbot.bot.client import DecisionClock
 from pokerbot.bot.dealer import DealerConfig
 from pokerbot.bot.match import MatchConfigError, check_players
-from pokerbot.protocol.dealer_session import DealerSession, MatchAborted
+from pokerbot.protocol.dealer_events import MatchAborted
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import PlayerNameError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import Remaining, TimeLimits

@@ -15,7 +15,8 @@ from pokerbot.bot.client import play_match
 from pokerbot.bot.dealer import DealerConfig
 from pokerbot.bot.dealer_cli import config_from_argv
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from pokerbot.protocol.dealer_session import Acted, DealerSession, HandLogged, MatchFinished, Send
+from pokerbot.protocol.dealer_events import Acted, HandLogged, MatchFinished, Send
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import check_log, parse_state_line

@@ -16,7 +16,8 @@ from pokerbot.bot.cli import app
 from pokerbot.bot.executor import ExecutorError, LocalExecutor, make_executor
 from pokerbot.bot.match import make_plan, play_plan, strategy_seed
 from pokerbot.bot.tournament import TournamentError, plan_tournament, play_tournament
-from pokerbot.protocol.dealer_session import DealerSession, HandLogged
+from pokerbot.protocol.dealer_events import HandLogged
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import CALL

@@ -9,18 +9,12 @@ from pathlib import Path
 import pytest
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
-from pokerbot.protocol.dealer_session import (
-    DealerSession,
-    DealerWarning,
-    HandLogged,
-    MatchAborted,
-    MatchFinished,
-    Send,
-    log_header,
-)
+from pokerbot.protocol.dealer_events import DealerWarning, HandLogged, MatchAborted, MatchFinished, Send
+from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.matchlog import log_header
 from pokerbot.protocol.session import (
     ActionRequired,
     ClientSession,
