@@ -47,16 +47,12 @@ from pokerbot.bot.worker import StrategyBusyError
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
-from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.limits import DecisionClock, TimeLimits
 from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
 from pokerbot.protocol.wire import MatchState, is_comment
 from pokerbot.strategies.base import Strategy
 
-_MARGIN_FRACTION = 0.05
-_MARGIN_MIN_SECONDS = 0.05
-_SOFT_FRACTION = 0.9
-"""Without ``time_per_action`` the strategy's deadline is this share of the hard budget."""
 _OBSERVE_SHARE = 0.5
 _OBSERVE_MIN_SECONDS = 0.01
 _RETRY_FIRST_SECONDS = 0.05
@@ -78,46 +74,6 @@ class ClientResult:
     chips: float = 0.0
     """This seat's winnings over the finished hands, in chips (hands whose showdown cards the
     dealer did not show count 0)."""
-
-
-class DecisionClock:
-    """Time budgets for decisions, in seconds, from the ACPC limits and an optional cap."""
-
-    def __init__(self, limits: TimeLimits | None = None, time_per_action: float | None = None) -> None:
-        if time_per_action is not None and time_per_action <= 0:
-            raise ValueError(f"time per action must be positive, got {time_per_action} s")
-        self.limits = limits or TimeLimits()
-        self.time_per_action = time_per_action
-        self.hands_started = 0
-        self.hand_seconds = 0.0
-        self.match_seconds = 0.0
-
-    def start_hand(self) -> None:
-        """A new hand began: its own budget starts afresh and the match bank grows."""
-        self.hands_started += 1
-        self.hand_seconds = 0.0
-
-    def available(self) -> float:
-        """Seconds the dealer allows for the next response (before any margin); the match
-        budget counts only the hands started so far, so time of later hands is never spent."""
-        remaining = self.limits.remaining(
-            hand_seconds=self.hand_seconds, match_seconds=self.match_seconds, hands=max(1, self.hands_started)
-        )
-        return remaining.seconds
-
-    def budget(self) -> tuple[float, float]:
-        """(soft, hard) seconds for the next decision: the strategy's deadline, and the cut-off."""
-        available = self.available()
-        hard = max(0.0, available - max(_MARGIN_MIN_SECONDS, _MARGIN_FRACTION * available))
-        cap = self.time_per_action
-        if cap is None:
-            return hard * _SOFT_FRACTION, hard
-        return min(cap, hard), min(hard, cap * 1.1 + 0.02)
-
-    def charge(self, seconds: float) -> None:
-        """Count ``seconds`` spent answering one request."""
-        self.hand_seconds += seconds
-        self.match_seconds += seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,7 +416,6 @@ async def play_match(
 __all__ = [
     "ClientResult",
     "DealerConnectionError",
-    "DecisionClock",
     "connect",
     "play_match",
 ]

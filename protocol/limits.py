@@ -81,4 +81,53 @@ class TimeLimits:
         return f"the match limit of {self.per_hand_ms:g} ms per hand x {hands} hands"
 
 
-__all__ = ["LimitName", "Remaining", "TimeLimits"]
+MARGIN_FRACTION = 0.05
+"""A client answers this share of the time it has before the dealer's limit (seconds: at least
+:data:`MARGIN_MIN_SECONDS`), for the network and the scheduler."""
+MARGIN_MIN_SECONDS = 0.05
+SOFT_FRACTION = 0.9
+"""Without ``time_per_action`` the strategy's deadline is this share of the hard budget."""
+
+
+class DecisionClock:
+    """A client's time budgets for decisions, in seconds, from the ACPC limits and an optional
+    cap: what it has used is told to it (:meth:`charge`); it reads no clock."""
+
+    def __init__(self, limits: TimeLimits | None = None, time_per_action: float | None = None) -> None:
+        if time_per_action is not None and time_per_action <= 0:
+            raise ValueError(f"time per action must be positive, got {time_per_action} s")
+        self.limits = limits or TimeLimits()
+        self.time_per_action = time_per_action
+        self.hands_started = 0
+        self.hand_seconds = 0.0
+        self.match_seconds = 0.0
+
+    def start_hand(self) -> None:
+        """A new hand began: its own budget starts afresh and the match bank grows."""
+        self.hands_started += 1
+        self.hand_seconds = 0.0
+
+    def available(self) -> float:
+        """Seconds the dealer allows for the next response (before any margin); the match
+        budget counts only the hands started so far, so time of later hands is never spent."""
+        remaining = self.limits.remaining(
+            hand_seconds=self.hand_seconds, match_seconds=self.match_seconds, hands=max(1, self.hands_started)
+        )
+        return remaining.seconds
+
+    def budget(self) -> tuple[float, float]:
+        """(soft, hard) seconds for the next decision: the strategy's deadline, and the cut-off."""
+        available = self.available()
+        hard = max(0.0, available - max(MARGIN_MIN_SECONDS, MARGIN_FRACTION * available))
+        cap = self.time_per_action
+        if cap is None:
+            return hard * SOFT_FRACTION, hard
+        return min(cap, hard), min(hard, cap * 1.1 + 0.02)
+
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` spent answering one request."""
+        self.hand_seconds += seconds
+        self.match_seconds += seconds
+
+
+__all__ = ["DecisionClock", "LimitName", "Remaining", "TimeLimits"]

@@ -22,14 +22,14 @@ from typer.testing import CliRunner
 
 from pokerbot.bot import client as client_module
 from pokerbot.bot.cli import app
-from pokerbot.bot.client import DealerConnectionError, DecisionClock, play_match
+from pokerbot.bot.client import DealerConnectionError, play_match
 from pokerbot.bot.play_cli import LogFormat, configure_logging
 from pokerbot.bot.transports import LineConnection
 from pokerbot.bot.transports.tcp import TcpLineConnection
 from pokerbot.bot.worker import StrategyBusyError, StrategyWorker
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.limits import DecisionClock, TimeLimits
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 

@@ -7,14 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerbot.bot.client import DecisionClock
 from pokerbot.bot.dealer import DealerConfig
 from pokerbot.bot.match import MatchConfigError, check_players
 from pokerbot.protocol.dealer_events import MatchAborted
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import PlayerNameError
 from pokerbot.protocol.game import load_game
-from pokerbot.protocol.limits import Remaining, TimeLimits
+from pokerbot.protocol.limits import DecisionClock, Remaining, TimeLimits
 from pokerbot.protocol.names import check_player_names, name_problem, safe_player_name, unique_player_names
 
 KUHN = load_game("kuhn")
