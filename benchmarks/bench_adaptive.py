@@ -53,20 +53,25 @@ def main() -> None:
     parser.add_argument("--game", default="holdem-nolimit-2p")
     parser.add_argument("--opponent", default="random")
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--budget", type=float, default=0.05)
+    parser.add_argument("--budget", default="0.05", help="the exploiter's budget: seconds (0.05) or nodes (500nodes)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--initial", type=float, default=None, help="the ledger's initial stake B0 (big blinds)")
     args = parser.parse_args()
     game = load_game(args.game)
     registry = default_registry()
     made = registry.create(f"adaptive:{args.budget}", game, args.seed)
     assert isinstance(made, SafeAdaptiveAgent)
-    agent = TimedAdaptive(game, args.seed, blueprint=made.blueprint, exploiter=made.exploiter)
+    settings = made.ledger.settings
+    if args.initial is not None:
+        settings = settings.model_copy(update={"initial": args.initial})
+    agent = TimedAdaptive(game, args.seed, blueprint=made.blueprint, exploiter=made.exploiter, settings=settings)
     agent.records = []
     opponent = registry.create(args.opponent, game, args.seed + 1)
     started = time.perf_counter()
     run_inprocess_match(game, args.hands, args.seed, [agent, opponent], ["adaptive", args.opponent])
     print(
-        f"{args.game}: adaptive:{args.budget} vs {args.opponent}, {args.hands} hands, seed {args.seed}, "
+        f"{args.game}: adaptive:{args.budget} (initial {settings.initial:g} BB) vs {args.opponent}, "
+        f"{args.hands} hands, seed {args.seed}, "
         f"{time.perf_counter() - started:.0f} s"
     )
     groups: dict[tuple[str, int], list[float]] = defaultdict(list)

@@ -88,11 +88,26 @@ def test_an_allowance_is_credited_per_hand():
     assert book.share() == 1.0
 
 
+def test_an_initial_stake_exploits_from_the_first_hand_until_it_is_lost():
+    """``B0`` = ``R``: the first hand is the exploiter's; losing the stake (and more, by the
+    confidence term) hands the play back to the blueprint; winning keeps it."""
+    book = ledger(initial=10.0, risk=10.0, prior_spread=5.0)
+    assert book.won() == 0.0 and book.share() == 1.0
+    book.settle(0, -10 * BB)
+    assert book.share() == 0.0
+    rich = ledger(initial=10.0, risk=10.0, prior_spread=5.0)
+    rich.settle(0, 20 * BB)
+    assert rich.budget() == pytest.approx(rich.won() + 10 * BB)
+    assert rich.share() == 1.0
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         SafetySettings(risk=0.0)
     with pytest.raises(ValueError):
         SafetySettings(confidence=1.0)
+    with pytest.raises(ValueError):
+        SafetySettings(initial=-1.0)
     with pytest.raises(ValueError):
         ledger().settle(2, 1.0)
 

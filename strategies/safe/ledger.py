@@ -18,7 +18,8 @@ towards a prior ``s0`` with the weight of ``prior_hands`` hands), ``z`` the one-
 normal quantile of ``confidence`` and ``a`` an allowance per hand (default 0).
 
 **Draw.** Before each hand the agent plays its exploiter for the whole hand with
-probability ``lam = clip(won / R, 0, 1)`` and the blueprint otherwise, where ``R``
+probability ``lam = clip((won + B0) / R, 0, 1)`` and the blueprint otherwise, where ``B0``
+(``initial``, default 0) is a stake risked before anything was won and ``R``
 (``risk``) is what one hand of the exploiter may lose beyond the blueprint's value against
 the worst opponent for it. So a hand never risks, in expectation, more than what the
 ledger shows was won: against an opponent who gives nothing away ``total`` is noise around
@@ -69,6 +70,10 @@ class SafetySettings(BaseModel):
     """Weight of ``s0`` in the estimate of ``s``, in hands."""
     allowance: float = Field(0.0, ge=0.0)
     """``a``: credited per hand (big blinds; 0: only winnings are risked)."""
+    initial: float = Field(0.0, ge=0.0)
+    """``B0``: what may be risked before anything was won (big blinds; 0: only winnings are
+    risked). An epsilon-safe rule: over a match the agent may lose about this much (plus one
+    hand's ``R``) more than the blueprint would, in exchange for exploiting from the first hand."""
     reference: tuple[float, float] = (0.0, 0.0)
     """``r_p``: the blueprint's value in positions 0 and 1 (big blinds per hand)."""
 
@@ -112,9 +117,13 @@ class RiskLedger:
         a = self.settings.allowance * self.big_blind
         return self.total + a * self.hands - self._z * self.spread() * math.sqrt(self.hands)
 
+    def budget(self) -> float:
+        """What the next hand may risk (chips): the demonstrated winnings plus ``B0``."""
+        return self.won() + self.settings.initial * self.big_blind
+
     def share(self) -> float:
         """``lam``: the probability of playing the exploiter in the next hand."""
-        return min(max(self.won() / (self.settings.risk * self.big_blind), 0.0), 1.0)
+        return min(max(self.budget() / (self.settings.risk * self.big_blind), 0.0), 1.0)
 
     def settle(self, position: int, value: float) -> LedgerEntry:
         """Book a finished hand played in ``position`` that won ``value`` chips."""
