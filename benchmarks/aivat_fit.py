@@ -15,7 +15,8 @@ Run (the chunks of ``docs/experiments.md``: ``miximax:500nodes`` against ``tight
         --sample 10 --cache CACHE_DIR
 
 ``--hero-known`` also replays the other player (``miximax``), for the action corrections of
-its real decisions (its holdings are not imagined: each would cost a search).
+its real decisions (deterministic players' corrections are zero); ``--imagine-hero`` also
+averages over its holdings (a search per sampled holding and decision).
 
 Prints per chunk the standard deviation per deal of the plain, the equity-value AIVAT and the
 cross-fitted stake-value AIVAT estimates (chips), the pooled figures (mbb/hand, 95 %) and the
@@ -56,12 +57,15 @@ class BasisValue:
         return base + np.concatenate(([0.0], self.stake.features(state)))
 
 
-def chunk_vectors(folder: Path, known: str, sample: int, hero_known: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def chunk_vectors(
+    folder: Path, known: str, sample: int, hero_known: bool = False, imagine_hero: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Per deal of the duplicate match in ``folder``: the plain outcome of the other player
     (the hero: mean of the two seatings, chips) and its estimates under the basis (deal x
     (1 + K)). Imaginary observations over ``known``'s holdings; with ``hero_known`` the hero
     (the registry strategy its log name spells, ``miximax=500nodes`` for ``miximax:500nodes``)
-    is replayed too, for its action corrections at its actual cards."""
+    is replayed too, for its action corrections at its actual cards, and with ``imagine_hero``
+    its holdings are imagined as well (a search for each sampled holding at each decision)."""
     registry = default_registry()
     plain, estimates = [], []
     for name in ("match.log", "match-swapped.log"):
@@ -74,7 +78,8 @@ def chunk_vectors(folder: Path, known: str, sample: int, hero_known: bool = Fals
             spec = hero.replace("=", ":")
             players[hero] = ReplayedStrategy(registry.create(spec, game, strategy_seed(log.seed, hero)))
         estimator = Aivat(game, BasisValue(game), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
-        records = list(aivat_hands(estimator, log.hands, players, imagine=[known]))
+        imagine = [known, hero] if imagine_hero else [known]
+        records = list(aivat_hands(estimator, log.hands, players, imagine=imagine))
         plain.append(np.array([record.outcomes[hero] for record in records]))
         estimates.append(np.array([np.asarray(record.estimates[hero]) for record in records]))
     return (plain[0] + plain[1]) / 2, (estimates[0] + estimates[1]) / 2
@@ -99,6 +104,7 @@ def main() -> None:
     parser.add_argument(
         "--hero-known", action="store_true", help="the other player known too (replayed), its holdings not imagined"
     )
+    parser.add_argument("--imagine-hero", action="store_true", help="with --hero-known: imagine its holdings too")
     args = parser.parse_args()
     chunks = []
     for folder in args.chunks:
@@ -107,7 +113,7 @@ def main() -> None:
             data = np.load(cached)
             chunks.append((data["plain"], data["estimates"]))
             continue
-        plain, estimates = chunk_vectors(folder, args.known, args.sample, args.hero_known)
+        plain, estimates = chunk_vectors(folder, args.known, args.sample, args.hero_known, args.imagine_hero)
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             np.savez(cached, plain=plain, estimates=estimates)

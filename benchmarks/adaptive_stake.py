@@ -1,0 +1,94 @@
+"""The safe adaptive agent with and without an initial stake, side by side on the same deals.
+
+``python benchmarks/adaptive_stake.py --stakes 0 20 --hands 200 --seed 11`` plays, for every
+opponent of the issue-17 tables (``--opponents`` to choose), one duplicate match in process
+(``--hands`` deals, each played twice with the seats exchanged) of ``adaptive:BUDGET`` whose
+ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`SafetySettings`
+``initial``), every other setting the game's default. The same seed deals the same cards to
+every variant, so the difference between two columns is paired. Prints mbb/hand with the 95 %
+interval per opponent and stake, and how many hands the exploiter played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+
+OPPONENTS = (
+    "always-fold",
+    "always-call",
+    "always-raise",
+    "always-allin",
+    "random",
+    "push-fold",
+    "calling-station",
+    "loose-passive",
+    "maniac",
+    "loose-aggressive",
+    "bluffer",
+    "switcher",
+    "tight-passive",
+    "tight-aggressive",
+    "nit",
+    "blueprint",
+)
+
+
+def agent(game: Game, seed: int, budget: str, stake: float) -> SafeAdaptiveAgent:
+    """``adaptive:BUDGET`` with the initial stake ``stake`` (big blinds)."""
+    made = default_registry().create(f"adaptive:{budget}", game, seed)
+    assert isinstance(made, SafeAdaptiveAgent)
+    settings = made.ledger.settings.model_copy(update={"initial": stake})
+    return SafeAdaptiveAgent(game, seed, blueprint=made.blueprint, exploiter=made.exploiter, settings=settings)
+
+
+def duplicate(game: Game, opponent: str, deals: int, seed: int, budget: str, stake: float) -> tuple[list[float], int]:
+    """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
+    registry = default_registry()
+    values: list[list[float]] = []
+    exploited = 0
+    for first in (True, False):
+        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake)
+        other = registry.create(opponent, game, strategy_seed(seed, opponent))
+        players, names = [hero, other], ["adaptive", "opponent"]
+        if not first:
+            players, names = players[::-1], names[::-1]
+        outcome = run_inprocess_match(game, deals, seed, players, names)
+        values.append([hand["adaptive"] for hand in outcome.per_hand_values])
+        exploited += hero.exploited_hands
+    return [(a + b) / 2 for a, b in zip(*values, strict=True)], exploited
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="holdem-nolimit-2p")
+    parser.add_argument("--stakes", type=float, nargs="+", default=[0.0, 20.0])
+    parser.add_argument("--hands", type=int, default=200, help="deals per match (each played twice)")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--budget", default="500nodes", help="the exploiter's budget per decision")
+    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
+    args = parser.parse_args()
+    game = load_game(args.game)
+    scale = 1000.0 / game.big_blind
+    heads = " | ".join(f"B0 = {stake:g} BB (exploiter hands)" for stake in args.stakes)
+    print(f"{args.game}, adaptive:{args.budget}, {args.hands} deals in duplicate, seed {args.seed}")
+    print(f"| opponent | {heads} | seconds |")
+    print("|---|" + "---|" * (len(args.stakes) + 1))
+    for opponent in args.opponents:
+        start = time.monotonic()
+        cells = []
+        for stake in args.stakes:
+            deals, exploited = duplicate(game, opponent, args.hands, args.seed, args.budget, stake)
+            mean, interval = mean_and_ci95(deals)
+            cells.append(f"{mean * scale:+,.0f} +- {interval * scale:,.0f} ({exploited})")
+        print(f"| {opponent} | {' | '.join(cells)} | {time.monotonic() - start:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
