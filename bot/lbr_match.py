@@ -19,6 +19,9 @@ seats exchanged, each seating by a fresh opponent, so LBR holds each player's ca
   be picklable (:class:`RegistryStrategy` is).
 * **Figure.** LBR's winnings per hand in milli-big-blinds; the 95% interval is
   ``1.96 sd / sqrt(deals)`` over the deals' duplicate means (each deal's two hands averaged).
+* **Resuming.** With a checkpoint folder (:class:`~pokerbot.bot.lbr_checkpoint.LbrCheckpoint`)
+  each match keeps its progress there and a run started again goes on from it, to the
+  figure of the run never stopped.
 * **Units.** :func:`plan_lbr` gives the matches (picklable units), :func:`play_lbr_match`
   plays one anywhere, :func:`summarize_lbr` turns their results, in plan order, into the same
   :class:`LbrResult` as :func:`run_lbr` (which is these three on an executor).
