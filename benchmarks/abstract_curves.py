@@ -1,12 +1,15 @@
 """Abstract exploitability of policy snapshots against training time, as JSON and a PNG.
 
     python benchmarks/abstract_curves.py --tables TABLES.npz --out curves.png \
-        --run mccfr10=runs/snap-mccfr10 --run mccfr100=runs/snap-mccfr100 [--deals 100000] [--every 2]
+        --run mccfr10=runs/snap-mccfr10 --run mccfr100=runs/snap-mccfr100 [--deals 100000] [--every 2] \
+        [--memory 1]
 
 Each ``--run NAME=DIR`` is a ``pokerbot solve ... --snapshots DIR`` folder; every ``--every``-th
 snapshot (and the last) is measured with
 :func:`pokerbot.strategies.abstract.best_response.exploitability` (``--deals`` per sample),
-against the solver seconds stored in the snapshot. Prints one JSON line per point.
+against the solver seconds stored in the snapshot (``--memory K``: a responder that remembers
+only its buckets of the last K rounds, the one measure that means something with 100 buckets
+at such sample sizes). Prints one JSON line per point.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="PNG to write (JSON beside it)")
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--memory", type=int, default=None, help="rounds of its buckets the responder remembers")
     args = parser.parse_args()
     source = EhsTables.load(args.tables)
     results: dict[str, list[dict[str, float]]] = {}
@@ -42,7 +46,7 @@ def main() -> None:
             policy = AbstractPolicy.load(path)
             if game is None:
                 game = AbstractGame.build(policy.abstraction, source)
-            report = exploitability(game, policy.probabilities, args.deals)
+            report = exploitability(game, policy.probabilities, args.deals, memory=args.memory)
             scale = 1000.0 / policy.game.big_blind
             point = {
                 "iterations": policy.meta["iterations"],
@@ -65,7 +69,8 @@ def main() -> None:
         axis.plot(seconds, [p["lower_mbb"] for p in points], marker="x", linestyle="--", color=line.get_color(),
                   label=f"{name} (held out)")  # fmt: skip
     axis.set_xlabel("solver minutes (2-core machine, shared)")
-    axis.set_ylabel("abstract exploitability (mbb/hand)")
+    recall = "perfect recall" if args.memory is None else f"responder remembers {args.memory} round(s)"
+    axis.set_ylabel(f"abstract exploitability (mbb/hand), {recall}")
     axis.set_yscale("log")
     axis.grid(True, which="both", alpha=0.3)
     axis.legend(fontsize=8)

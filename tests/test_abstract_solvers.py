@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerbot.models.buckets.tables import build_ehs_tables
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.abstract.best_response import exploitability
 from pokerbot.strategies.abstract.game import AbstractGame
@@ -54,6 +55,23 @@ def test_abstract_best_response_is_the_exact_one_in_small_games(name, kuhn_game,
     assert ours.exact
     assert ours.upper == pytest.approx(exact.best_response_values, abs=1e-9)
     assert ours.exploitability_upper == pytest.approx(exact.exploitability, abs=1e-9)
+
+
+def test_a_responder_that_forgets_its_earlier_buckets_wins_no_more():
+    """Sampled hold'em (3 buckets, 2 boards): the response remembering only its current
+    bucket is one the perfect-recall responder could play, so on the fitting sample it wins
+    no more in either position, and less in some; remembering all four rounds is full recall."""
+    game = AbstractGame.ehs(load_game("holdem-limit-2p"), 3, "width", build_ehs_tables(2, seed=4))
+    solver = AbstractSolver(game, "os-mccfr", seed=1)
+    solver.run(20_000)
+    policy = solver.policy().probabilities
+    full = exploitability(game, policy, deals=3000, seed=5)
+    forgetful = exploitability(game, policy, deals=3000, seed=5, memory=1)
+    assert all(f <= a + 1e-9 for f, a in zip(forgetful.upper, full.upper, strict=True))
+    assert forgetful.exploitability_upper < full.exploitability_upper - 0.05
+    assert exploitability(game, policy, deals=3000, seed=5, memory=4).upper == full.upper
+    with pytest.raises(ValueError, match="memory"):
+        exploitability(game, policy, deals=10, memory=0)
 
 
 def test_mcrnr_with_no_confidence_is_an_equilibrium(kuhn_game):
