@@ -25,7 +25,7 @@ SHIPPED_GAMES: dict[str, str] = {
     "mccfr10-nl": "holdem-nolimit-2p",
 }
 """The built-in game each shipped policy plays."""
-BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr10", "holdem-nolimit-2p": "mccfr10-nl"}
+BLUEPRINTS: dict[str, str] = {"holdem-limit-2p": "mccfr100", "holdem-nolimit-2p": "mccfr10-nl"}
 """Built-in game name to the shipped policy that ``blueprint`` plays there (one entry per game)."""
 
 
