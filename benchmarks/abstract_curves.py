@@ -3,6 +3,7 @@
     python benchmarks/abstract_curves.py --tables TABLES.npz --out curves.png \
         --run mccfr10=runs/snap-mccfr10 --run mccfr100=runs/snap-mccfr100 [--deals 100000] [--every 2] \
         [--memory 1]
+    python benchmarks/abstract_curves.py --out curves.png --replot [--memory 1]   # the PNG again from curves.json
 
 Each ``--run NAME=DIR`` is a ``pokerbot solve ... --snapshots DIR`` folder; every ``--every``-th
 snapshot (and the last) is measured with
@@ -24,15 +25,8 @@ from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=Path, required=True)
-    parser.add_argument("--run", action="append", required=True, help="NAME=SNAPSHOT_DIR")
-    parser.add_argument("--out", type=Path, required=True, help="PNG to write (JSON beside it)")
-    parser.add_argument("--deals", type=int, default=100_000)
-    parser.add_argument("--every", type=int, default=1)
-    parser.add_argument("--memory", type=int, default=None, help="rounds of its buckets the responder remembers")
-    args = parser.parse_args()
+def measure(args: argparse.Namespace) -> dict[str, list[dict[str, float]]]:
+    """Every chosen snapshot of every ``--run``, measured (one JSON line printed per point)."""
     source = EhsTables.load(args.tables)
     results: dict[str, list[dict[str, float]]] = {}
     for spec in args.run:
@@ -56,7 +50,11 @@ def main() -> None:
             }
             results.setdefault(name, []).append(point)
             print(json.dumps({"run": name, **point}), flush=True)
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    return results
+
+
+def plot(results: dict[str, list[dict[str, float]]], out: Path, memory: int | None) -> None:
+    """The curves of ``results`` (fitted and held out per run) as a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -68,14 +66,36 @@ def main() -> None:
         line = axis.plot(seconds, [p["upper_mbb"] for p in points], marker="o", label=f"{name} (fitted)")[0]
         axis.plot(seconds, [p["lower_mbb"] for p in points], marker="x", linestyle="--", color=line.get_color(),
                   label=f"{name} (held out)")  # fmt: skip
+    recall = "perfect recall" if memory is None else f"remembering its buckets of the last {memory} round(s)"
+    axis.set_title(f"Best response in the abstract game, {recall}", fontsize=10)
     axis.set_xlabel("solver minutes (2-core machine, shared)")
-    recall = "perfect recall" if args.memory is None else f"responder remembers {args.memory} round(s)"
-    axis.set_ylabel(f"abstract exploitability (mbb/hand), {recall}")
+    axis.set_ylabel("abstract exploitability (mbb/hand)")
     axis.set_yscale("log")
     axis.grid(True, which="both", alpha=0.3)
     axis.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(args.out, dpi=100)
+    figure.savefig(out, dpi=100)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=Path)
+    parser.add_argument("--run", action="append", help="NAME=SNAPSHOT_DIR")
+    parser.add_argument("--out", type=Path, required=True, help="PNG to write (JSON beside it)")
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--memory", type=int, default=None, help="rounds of its buckets the responder remembers")
+    parser.add_argument("--replot", action="store_true", help="only draw the PNG again from the JSON beside it")
+    args = parser.parse_args()
+    data = args.out.with_suffix(".json")
+    if args.replot:
+        plot(json.loads(data.read_text()), args.out, args.memory)
+        return
+    if args.tables is None or not args.run:
+        parser.error("--tables and at least one --run are needed (or --replot)")
+    results = measure(args)
+    data.write_text(json.dumps(results, indent=1) + "\n")
+    plot(results, args.out, args.memory)
 
 
 if __name__ == "__main__":
