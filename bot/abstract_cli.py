@@ -197,11 +197,18 @@ def train_rnr(
 
 
 def abstract_report(
-    game_name: str, policy_path: Path, deals: Path | None, samples: int, seed: int, json_out: str | None = None
+    game_name: str,
+    policy_path: Path,
+    deals: Path | None,
+    samples: int,
+    seed: int,
+    json_out: str | None = None,
+    memory: int | None = None,
 ) -> None:
     """``pokerbot exploitability GAME POLICY.npz``: abstract exploitability (see
-    :mod:`pokerbot.strategies.abstract.best_response`); ``json_out``: also write the report as
-    JSON to this file (``-``: print only the JSON)."""
+    :mod:`pokerbot.strategies.abstract.best_response`; ``memory``: rounds of its own buckets
+    the responder remembers, None for all); ``json_out``: also write the report as JSON to
+    this file (``-``: print only the JSON)."""
     try:
         game = load_game(game_name)
         policy = AbstractPolicy.load(policy_path, game)
@@ -212,7 +219,7 @@ def abstract_report(
                 raise CommandError("hold'em policies need --deals TABLES.npz (an existing EHS tables file)")
             abstract = AbstractGame.build(policy.abstraction, EhsTables.load(deals))
         started = time.perf_counter()
-        report = abstract_exploitability(abstract, policy.probabilities, samples, seed)
+        report = abstract_exploitability(abstract, policy.probabilities, samples, seed, memory)
     except (CommandError, GameDefinitionError, AbstractionError, TablesError, AbstractPolicyError, OSError) as error:
         raise fail(str(error)) from None
     scale = 1000.0 / game.big_blind
@@ -222,6 +229,7 @@ def abstract_report(
         "meta": policy.meta,
         "exact": report.exact,
         "deals": report.deals,
+        "memory": memory,
         "best_response_upper": list(report.upper),
         "best_response_lower": list(report.lower),
         "exploitability_upper_mbb": report.exploitability_upper * scale,
@@ -240,7 +248,8 @@ def abstract_report(
         typer.echo(
             f"abstract exploitability: {data['exploitability_lower_mbb']:.1f} .. "
             f"{data['exploitability_upper_mbb']:.1f} mbb/hand "
-            f"(best response fitted on {samples:,} deals, played on another {samples:,})"
+            f"(best response fitted on {samples:,} deals, played on another {samples:,}"
+            f"{'' if memory is None else f'; it remembers its buckets of the last {memory} round(s)'})"
         )
     for position in (0, 1):
         typer.echo(

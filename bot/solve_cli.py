@@ -229,6 +229,12 @@ def exploitability(
     ),
     deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
     samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
+    memory: int | None = typer.Option(
+        None,
+        "--memory",
+        help="Abstract policies: rounds of its own buckets the best response remembers (default: all; "
+        "1 measures 100-bucket policies on samples that fit in memory).",
+    ),
 ) -> None:
     """How much a best response wins against STRATEGY in GAME (exact, or local best response)."""
     if method not in METHODS:
@@ -238,10 +244,12 @@ def exploitability(
             prepare_output(Path(json_out))  # before the work: a bad path never costs a finished run
         except OutputFolderError as error:
             raise fail(str(error)) from None
+    if memory is not None and memory < 1:
+        raise fail(f"--memory must be at least 1 round, got {memory}")
     if strategy.endswith(".npz") and method != "lbr":
         from pokerbot.bot.abstract_cli import abstract_report
 
-        abstract_report(game, Path(strategy), deals, samples, 12345 if seed is None else seed, json_out)
+        abstract_report(game, Path(strategy), deals, samples, 12345 if seed is None else seed, json_out, memory)
         return
     try:
         game_def = load_game(game)

@@ -155,6 +155,12 @@ def test_bad_input_exits_2(arguments, message, tmp_path):
     assert message in result.output
 
 
+def test_a_responder_without_memory_is_refused_in_one_line():
+    result = runner.invoke(app, ["exploitability", "holdem-limit-2p", "policy.npz", "--memory", "0"])
+    assert result.exit_code == 2
+    assert "--memory must be at least 1 round, got 0" in result.output
+
+
 def test_shipped_names_and_blueprints():
     registry = default_registry()
     limit, nolimit, kuhn = load_game("holdem-limit-2p"), load_game("holdem-nolimit-2p"), load_game("kuhn")
