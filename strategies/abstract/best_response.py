@@ -18,9 +18,10 @@ takes the action of highest counterfactual value.
 
 With ``memory`` = k the responder remembers only the buckets of the last k rounds (1: the
 current bucket alone) and still the whole betting. Its response is a strategy of the
-perfect-recall responder, so its values are lower bounds too, and with few groups a sample
-of 20,000 deals fits it well: with 100 buckets the perfect-recall response fitted on such a
-sample memorises it, while the 1-round response still measures something.
+perfect-recall responder, so its values are lower bounds too, and it has far fewer groups:
+with 100 buckets the perfect-recall response fitted on any sample that fits in memory
+memorises it, while the 1-round response on 100,000 deals still brackets the value (301 ..
+471 mbb/hand for the shipped ``mccfr100``; with 10 buckets the bracket closes).
 
 Values are chips per hand for the responder's position; exploitability is the mean of the
 two positions' best-response values (0 at an equilibrium of the abstract game).
