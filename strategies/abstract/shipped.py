@@ -12,7 +12,7 @@ SHIPPED: dict[str, str] = {
     "mccfr10": "Outcome-sampling MCCFR policy, 10 equal-width EHS buckets (seed 001), heads-up limit hold'em.",
     "mccfr100": "Outcome-sampling MCCFR policy (4.5B iterations), 100 percentile EHS buckets, heads-up limit hold'em.",
     "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
-    "mcrnr10": "MCRNR (p = 0.75, 1B iterations) counter-strategy to a model of calling-station, 10 EHS buckets, "
+    "mcrnr10": "MCRNR (p = 0.75, 2B iterations) counter-strategy to a model of calling-station, 10 EHS buckets, "
     "limit hold'em.",
     "mccfr10-nl": "Outcome-sampling MCCFR policy (500M iterations), 10 percentile EHS buckets, fold/call/half "
     "pot/pot/all-in (pseudo-harmonic translation), heads-up no-limit hold'em.",
