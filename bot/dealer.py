@@ -2,7 +2,7 @@
 
 :func:`serve_match` listens on one port per seat, waits for every seat to connect and send
 its version line, then plays the match through :class:`~pokerbot.protocol.dealer_session.DealerSession`
-(which holds all the rules) and carries out its events:
+(which holds all the rules) and carries out its events (:mod:`pokerbot.bot.dealer_output`):
 
 * ``TO``/``FROM`` transcript lines on standard error (unless ``quiet``), as
   ``TO <seat> at <unix seconds> <line>``; warnings and errors always go to standard error;
@@ -28,35 +28,21 @@ import contextlib
 import functools
 import math
 import signal
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeVar
 
 from pokerbot.bot.dealer_config import DealerConfig, MatchResult
-from pokerbot.bot.match_files import MatchFiles
+from pokerbot.bot.dealer_output import MatchOutput, stamp
 from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
-from pokerbot.protocol.dealer_events import (
-    Acted,
-    DealerEvent,
-    DealerWarning,
-    HandLogged,
-    MatchAborted,
-    MatchFinished,
-    Send,
-)
+from pokerbot.protocol.dealer_events import DealerEvent
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import ProtocolError
 from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import check_version
 from pokerbot.protocol.wire import is_comment
 
-_SECONDS_REPORT_EVERY = 100
-"""The reference dealer prints each seat's time used after every 100th hand."""
 _SHUTDOWN_GRACE_SECONDS = 2.0
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +66,12 @@ class _Sends:
     sends: dict[int, list[str]]
 
 
-def _stamp(wall: float) -> str:
-    return f"{wall:.6f}"
-
-
 class _Match:
-    """One running match: listeners, seats, the session, the log and the transcript."""
+    """One running match: listeners, seats, the session, and the order inputs are handled in
+    (what the events send and write is :class:`~pokerbot.bot.dealer_output.MatchOutput`'s)."""
 
     def __init__(self, config: DealerConfig, on_hand: Callable[[int], None] | None) -> None:
         self.config = config
-        self.on_hand = on_hand
         self.session = DealerSession(
             config.game,
             config.hands,
@@ -100,10 +82,10 @@ class _Match:
             limits=config.limits,
             transactions=config.transactions,
         )
-        self.files = MatchFiles(config)
-        self.log_path, self.transaction_path = config.log_path, config.transaction_path
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
+        self.output = MatchOutput(config, self.session, self.connections, on_hand)
+        self.files = self.output.files
         self.ready = [False] * seats
         self.all_ready = asyncio.Event()
         self.go = asyncio.Event()
@@ -123,19 +105,17 @@ class _Match:
         """Inputs of subscribed seats waiting their turn (see :meth:`_on_input`)."""
         self.drainer: asyncio.Task[None] | None = None
         """The task handling :attr:`queue`, while it has inputs."""
-        self.error: str | None = None
         self.signal: int | None = None
         """The signal that stopped the dealer, if one did."""
 
-    # ------------------------------------------------------------ messages
-    def _stderr(self, lines: list[str]) -> None:
-        if lines:
-            sys.stderr.write("".join(f"{line}\n" for line in lines))
-            sys.stderr.flush()
+    @property
+    def error(self) -> str | None:
+        """Why the match ended early, or None."""
+        return self.output.error
 
     def warn(self, message: str) -> None:
         """A warning on standard error (printed even when quiet)."""
-        self._stderr([f"WARNING: {message}"])
+        self.output.warn(message)
 
     # ------------------------------------------------------------ seats
     async def admit(self, seat: int, connection: LineConnection) -> None:
@@ -229,7 +209,7 @@ class _Match:
             self._enqueue(_Line(seat, line, now, time.time()))
             return
         if not self.config.quiet:
-            self._stderr([f"FROM {seat + 1} at {_stamp(time.time())} {line}"])
+            self.output.stderr([f"FROM {seat + 1} at {stamp(time.time())} {line}"])
         self._carry_out_now(session.receive(seat, line, now))
 
     def _on_end(
@@ -268,9 +248,9 @@ class _Match:
 
     def _carry_out_now(self, events: list[DealerEvent]) -> None:
         """:meth:`_apply` without waiting: lines for a backlogged seat are left to :meth:`_drain`."""
-        sends = self._record(events)
+        sends = self.output.record(events)
         if sends and self.error is None:
-            rest = self._send_now(sends)
+            rest = self.output.send_now(sends)
             if rest:
                 self._enqueue(_Sends(rest))
         self._watch()
@@ -290,7 +270,7 @@ class _Match:
                 if isinstance(item, _Sends):
                     async with self.lock:
                         if self.error is None:
-                            await self._send(item.sends)
+                            await self.output.send(item.sends)
                 else:
                     await self.handle(item)
         finally:
@@ -308,12 +288,12 @@ class _Match:
                 await self._apply(session.disconnect(item.seat, item.reason))
                 return
             if not self.config.quiet:
-                self._stderr([f"FROM {item.seat + 1} at {_stamp(item.wall)} {item.text}"])
+                self.output.stderr([f"FROM {item.seat + 1} at {stamp(item.wall)} {item.text}"])
             await self._apply(session.receive(item.seat, item.text, item.monotonic))
 
     async def _apply(self, events: list[DealerEvent]) -> None:
         """Carry out ``events`` (the lock held); then watch the next deadline or finish."""
-        await self.carry_out(events)
+        await self.output.carry_out(events)
         self._watch()
 
     def _watch(self) -> None:
@@ -343,115 +323,6 @@ class _Match:
             now = asyncio.get_running_loop().time()
             await self._apply(session.timeout(now) if now >= deadline else [])
 
-    # ------------------------------------------------------------ events
-    async def carry_out(self, events: list[DealerEvent]) -> None:
-        """Send, log and report ``events`` in order; a failed send ends the match."""
-        sends = self._record(events)
-        if sends and self.error is None:
-            await self._send(sends)
-
-    def _record(self, events: list[DealerEvent]) -> dict[int, list[str]]:
-        """Log and report ``events`` in order; the lines they send, by seat."""
-        config, session = self.config, self.session
-        transcript = not config.quiet
-        err: list[str] = []
-        sends: dict[int, list[str]] = {}
-        for event in events:
-            if isinstance(event, Send):
-                sends.setdefault(event.seat, []).append(event.line)
-                if transcript:
-                    err.append(f"TO {event.seat + 1} at {_stamp(time.time())} {event.line}")
-            elif isinstance(event, Acted):
-                self._write(self.files.write_transaction, event, self.transaction_path, err)
-            elif isinstance(event, HandLogged):
-                self._log_line(event.line, err)
-                if transcript and event.hand_number % _SECONDS_REPORT_EVERY == 0:
-                    err.extend(
-                        f"Seconds cumulatively spent in match for seat {seat}: {int(used)}"
-                        for seat, used in enumerate(session.match_seconds)
-                    )
-                if self.on_hand is not None:
-                    try:
-                        self.on_hand(event.hand_number)
-                    except Exception as error:  # noqa: BLE001 - the caller's code: end the match, say why
-                        self._fail(f"the on_hand callback failed: {error!r}", err)
-            elif isinstance(event, DealerWarning):
-                err.append(f"WARNING: {event.message}")
-            elif isinstance(event, MatchFinished):
-                self._log_line(event.score_line, err)
-            elif isinstance(event, MatchAborted):
-                self.error = event.reason
-                err.append(f"ERROR: {event.reason}")
-        self._stderr(err)
-        return sends
-
-    def _log_line(self, line: str, err: list[str]) -> None:
-        """Append ``line`` to the log and flush it; a failed write ends the match."""
-        self._write(self.files.write_log, line, self.log_path, err)
-
-    def _write(self, write: Callable[[_T], None], item: _T, path: Path, err: list[str]) -> None:
-        """``write(item)`` to the file at ``path``; a failed write ends the match."""
-        if self.error is not None:
-            return
-        try:
-            write(item)
-        except OSError as error:
-            self._fail(f"cannot write {path}: {error}", err)
-
-    def _fail(self, reason: str, err: list[str]) -> None:
-        """End the match for a reason of the dealer's own (not a seat's)."""
-        if self.error is None:
-            self.session.abort(reason)
-            self.error = reason
-            err.append(f"ERROR: {reason}")
-
-    def _order(self, sends: dict[int, list[str]]) -> list[int]:
-        """The seats to write to: the seat to act first (it can think while the others'
-        lines are written)."""
-        order = list(sends)
-        awaiting = self.session.awaiting
-        if order[0] != awaiting and awaiting in sends:
-            order.remove(awaiting)
-            order.insert(0, awaiting)
-        return order
-
-    def _send_now(self, sends: dict[int, list[str]]) -> dict[int, list[str]]:
-        """Write each seat's lines without waiting, while the seats' buffers are small; the
-        lines left for :meth:`_send` (from the first backlogged seat on). A broken
-        connection ends the match."""
-        order = self._order(sends)
-        for index, seat in enumerate(order):
-            connection = self.connections[seat]
-            try:
-                if connection is None or not connection.send_now(sends[seat]):
-                    return {later: sends[later] for later in order[index:]}
-            except ConnectionError as error:
-                self._record(self.session.disconnect(seat, f"lost the connection ({error})"))
-                return {}
-        return {}
-
-    async def _send(self, sends: dict[int, list[str]]) -> None:
-        """Write each seat's lines; a seat that cannot take them in t_response ends the match."""
-        session = self.session
-        order = self._order(sends)
-        connections = [self.connections[seat] for seat in order]
-        seat = -1
-        try:
-            # Writing cannot block while every buffer is far below its high-water mark: the
-            # timer guarding against a seat that stopped reading is then not needed.
-            if not any(c is None or c.backlogged for c in connections):
-                for seat, connection in zip(order, connections):
-                    assert connection is not None
-                    await connection.send_lines(sends[seat])
-                return
-            async with asyncio.timeout(self.config.limits.response_seconds):
-                for seat, connection in zip(order, connections):
-                    assert connection is not None
-                    await connection.send_lines(sends[seat])
-        except (ConnectionError, TimeoutError) as error:
-            why = "stopped reading" if isinstance(error, TimeoutError) else f"lost the connection ({error})"
-            await self.carry_out(session.disconnect(seat, why))
-
     # ------------------------------------------------------------ the match
     async def play(self) -> None:
         """Wait for every seat, then run the session until the match ends."""
@@ -467,21 +338,21 @@ class _Match:
             missing = ", ".join(
                 f"seat {seat + 1} ({name})" for seat, name in enumerate(config.names) if not self.ready[seat]
             )
-            self.error = f"start timeout: after {config.start_timeout_ms:g} ms, still waiting for {missing}"
-            self._stderr([f"ERROR: {self.error}"])
+            waited = f"after {config.start_timeout_ms:g} ms, still waiting for {missing}"
+            self.output.report_error(f"start timeout: {waited}")
             return
         if self.signal is not None:
             return
         self.started = True
         if not config.quiet:
-            self._stderr([f"STARTED at {_stamp(time.time())}"])
+            self.output.stderr([f"STARTED at {stamp(time.time())}"])
         async with self.lock:
             self.files.set_clock(loop.time(), time.time())
             await self._apply(session.start(loop.time()))
         self.go.set()
         await self.done.wait()
         if not config.quiet and session.error is None:
-            self._stderr([f"FINISHED at {_stamp(time.time())}"])
+            self.output.stderr([f"FINISHED at {stamp(time.time())}"])
 
     def interrupt(self, signum: int) -> None:
         """A signal (SIGINT, SIGTERM) stops the dealer: the match ends, and nobody is blamed."""
@@ -490,8 +361,7 @@ class _Match:
         self.signal = signum
         name = signal.Signals(signum).name
         if not self.started:
-            self.error = f"stopped by {name} before the match started"
-            self._stderr([f"ERROR: {self.error}"])
+            self.output.report_error(f"stopped by {name} before the match started")
             self.all_ready.set()
             return
         asyncio.ensure_future(self._stop(name))
@@ -506,7 +376,7 @@ class _Match:
                 f"stopped by {name} in hand {session.hand_number}: the log keeps the "
                 f"{session.hands_played} hands finished{kept}"
             )
-            await self.carry_out(session.abort(reason))
+            await self.output.carry_out(session.abort(reason))
         self.done.set()
 
     async def shut_down(self) -> None:
