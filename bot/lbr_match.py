@@ -32,8 +32,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pokerbot.bot.executor import Executor, LocalExecutor, Progress
@@ -92,6 +92,8 @@ class LbrResult:
     """LBR's mean winnings (chips) over the two hands of each deal, in dealing order (segment
     by segment): for paired comparisons on the same deals."""
     method: str = "lbr"
+    pooled_seeds: list[int] = field(default_factory=list)
+    """The seeds of the runs pooled into this result (:func:`pool_lbr`); empty for one run."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -314,22 +316,18 @@ def summarize_lbr(
     means: list[float] = []
     for first, second in zip(played[0::2], played[1::2]):
         means.extend((a + b) / 2.0 for a, b in zip(first.values, second.values))
-    game = matches[0].game
-    deals = len(means)
-    chips = statistics.fmean(means)
-    sd = statistics.stdev(means) if deals > 1 else 0.0
-    scale = 1000.0 / game.big_blind
-    hands = 2 * deals
+    chips, mbb, ci95 = _figure(means, matches[0].game)
+    hands = 2 * len(means)
     played_here = hands - sum(p.resumed for p in played)
     return LbrResult(
         game=game_name,
         strategy=strategy_name,
         hands=hands,
-        deals=deals,
+        deals=len(means),
         seed=seed,
         match_hands=matches[0].deals,
-        mbb_per_hand=chips * scale,
-        mbb_per_hand_ci95=1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf,
+        mbb_per_hand=mbb,
+        mbb_per_hand_ci95=ci95,
         chips_per_hand=chips,
         seconds=seconds,
         hands_per_second=played_here / seconds if seconds > 0 else math.inf,
@@ -338,6 +336,59 @@ def summarize_lbr(
         illegal_actions=sum(p.illegal for p in played),
         settings=matches[0].settings.model_dump(),
         deal_values=means,
+    )
+
+
+def _figure(means: list[float], game: Game) -> tuple[float, float, float]:
+    """Chips per hand, mbb per hand and the 95% half-width (mbb) over deals' duplicate means."""
+    deals = len(means)
+    chips = statistics.fmean(means)
+    sd = statistics.stdev(means) if deals > 1 else 0.0
+    scale = 1000.0 / game.big_blind
+    return chips, chips * scale, 1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf
+
+
+def pool_lbr(results: Sequence[LbrResult], game: Game) -> LbrResult:
+    """One figure from runs of the same cell (game, strategy, LBR settings) on different
+    seeds: their deals together, as one run of all of them would report them (``seed`` is
+    the first run's, ``pooled_seeds`` all of them; ``seconds`` summed; ``match_hands`` the
+    shortest match among them: a strategy that learns within a match is measured at one
+    match length, so pool only runs of the same length for it). Raises :class:`LbrError`
+    for runs of different cells or a seed given twice."""
+    if not results:
+        raise LbrError("nothing to pool: give at least one LBR result")
+    first = results[0]
+    for result in results[1:]:
+        for key in ("game", "strategy", "settings"):
+            if getattr(result, key) != getattr(first, key):
+                raise LbrError(
+                    f"cannot pool runs of different cells: {key} {getattr(first, key)!r} and {getattr(result, key)!r}"
+                )
+    seeds = [seed for result in results for seed in (result.pooled_seeds or [result.seed])]
+    if len(set(seeds)) != len(seeds):
+        raise LbrError(f"cannot pool runs that share a seed (the same deals twice): seeds {seeds}")
+    if any(len(result.deal_values) != result.deals for result in results):
+        raise LbrError("cannot pool a result without its deal values (an LBR JSON from before 2026-11-25)")
+    means = [value for result in results for value in result.deal_values]
+    chips, mbb, ci95 = _figure(means, game)
+    seconds = sum(result.seconds for result in results)
+    hands = 2 * len(means)
+    played_here = hands - sum(result.resumed_hands for result in results)
+    return replace(
+        first,
+        hands=hands,
+        deals=len(means),
+        mbb_per_hand=mbb,
+        mbb_per_hand_ci95=ci95,
+        chips_per_hand=chips,
+        seconds=seconds,
+        hands_per_second=played_here / seconds if seconds > 0 else math.inf,
+        resumed_hands=hands - played_here,
+        queries_per_hand=sum(result.queries_per_hand * result.hands for result in results) / hands,
+        illegal_actions=sum(result.illegal_actions for result in results),
+        match_hands=min(result.match_hands for result in results),
+        deal_values=means,
+        pooled_seeds=seeds,
     )
 
 
@@ -350,6 +401,7 @@ __all__ = [
     "lbr_matches",
     "play_lbr_match",
     "plan_lbr",
+    "pool_lbr",
     "run_lbr",
     "segment_seed",
     "summarize_lbr",

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pokerbot.bot.executor import make_executor
-from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, plan_lbr, play_lbr_match, run_lbr, summarize_lbr
+from pokerbot.bot.lbr_match import (
+    RegistryStrategy,
+    lbr_matches,
+    plan_lbr,
+    play_lbr_match,
+    pool_lbr,
+    run_lbr,
+    summarize_lbr,
+)
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game, parse_game
@@ -251,6 +262,34 @@ def test_a_local_ray_gives_the_same_result_as_this_process():
             on_hand=lambda: ticks.append(1),
         )
     assert one.deal_values == two.deal_values and one.mbb_per_hand == two.mbb_per_hand and len(ticks) == 20
+
+
+def test_runs_on_two_seeds_pool_into_one_figure_over_all_their_deals(tmp_path):
+    """pool_lbr (and benchmarks/lbr_pool.py on the runs' JSON) reports the deals of both runs
+    as one run would; it refuses runs of another cell or a seed given twice."""
+    factory = RegistryStrategy("tight-aggressive")
+    first = run_lbr(NOLIMIT, factory, 12, 8, settings=QUICK, game_name="holdem-nolimit-2p", strategy_name="ta")
+    second = run_lbr(NOLIMIT, factory, 8, 9, settings=QUICK, game_name="holdem-nolimit-2p", strategy_name="ta")
+    pooled = pool_lbr([first, second], NOLIMIT)
+    values = first.deal_values + second.deal_values
+    assert pooled.deal_values == values and pooled.hands == 20 and pooled.deals == 10
+    assert pooled.mbb_per_hand == pytest.approx(np.mean(values) * 1000 / NOLIMIT.big_blind)
+    half = 1.96 * np.std(values, ddof=1) / math.sqrt(10) * 1000 / NOLIMIT.big_blind
+    assert pooled.mbb_per_hand_ci95 == pytest.approx(half) and pooled.pooled_seeds == [8, 9]
+    assert pooled.match_hands == 4  # the shorter run's matches (4 deals; the first's 6)
+    with pytest.raises(LbrError, match="share a seed"):
+        pool_lbr([first, first], NOLIMIT)
+    with pytest.raises(LbrError, match="different cells: strategy"):
+        pool_lbr([first, dataclasses.replace(second, strategy="other")], NOLIMIT)
+    paths = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path, result in zip(paths, (first, second)):
+        path.write_text(json.dumps(result.to_dict()), encoding="utf-8")
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "lbr_pool.py"
+    out = tmp_path / "pooled.json"
+    done = subprocess.run([sys.executable, script, *paths, "--json", out], capture_output=True, text=True, check=True)
+    assert "20 hands" in done.stdout and json.loads(out.read_text())["mbb_per_hand"] == pooled.mbb_per_hand
+    refused = subprocess.run([sys.executable, script, paths[0], paths[0]], capture_output=True, text=True)
+    assert refused.returncode == 2 and refused.stderr.startswith("error: cannot pool runs that share a seed")
 
 
 def test_lbr_matches_counts_the_tasks_of_a_run():
