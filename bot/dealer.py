@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pokerbot.bot.dealer_config import DealerConfig, MatchResult
-from pokerbot.bot.dealer_output import MatchOutput, stamp
+from pokerbot.bot.dealer_output import DealerOutput, stamp
 from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
 from pokerbot.protocol.dealer_events import DealerEvent
 from pokerbot.protocol.dealer_session import DealerSession
@@ -68,7 +68,7 @@ class _Sends:
 
 class _Match:
     """One running match: listeners, seats, the session, and the order inputs are handled in
-    (what the events send and write is :class:`~pokerbot.bot.dealer_output.MatchOutput`'s)."""
+    (what the events send and write is :class:`~pokerbot.bot.dealer_output.DealerOutput`'s)."""
 
     def __init__(self, config: DealerConfig, on_hand: Callable[[int], None] | None) -> None:
         self.config = config
@@ -84,7 +84,7 @@ class _Match:
         )
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
-        self.output = MatchOutput(config, self.session, self.connections, on_hand)
+        self.output = DealerOutput(config, self.session, self.connections, on_hand)
         self.files = self.output.files
         self.ready = [False] * seats
         self.all_ready = asyncio.Event()

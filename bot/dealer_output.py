@@ -1,11 +1,11 @@
 """What a served match sends and writes, event by event.
 
-:class:`MatchOutput` carries out the events of a
+:class:`DealerOutput` carries out the events of a
 :class:`~pokerbot.protocol.dealer_session.DealerSession` for :mod:`pokerbot.bot.dealer`: the
 lines each seat is sent (seat to act first), the log and the transaction file
 (:class:`~pokerbot.bot.match_files.MatchFiles`), and on standard error the ``TO`` transcript
 lines (unless quiet), the time report after every 100th hand, warnings and errors. A failed
-write or send ends the match; :attr:`MatchOutput.error` says why.
+write or send ends the match; :attr:`DealerOutput.error` says why.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def stamp(wall: float) -> str:
     return f"{wall:.6f}"
 
 
-class MatchOutput:
+class DealerOutput:
     """The sending and writing side of one match.
 
     ``connections`` is the match's list of seat connections (``None`` for a seat not
@@ -190,4 +190,4 @@ class MatchOutput:
             await self.carry_out(self.session.disconnect(seat, why))
 
 
-__all__ = ["MatchOutput", "stamp"]
+__all__ = ["DealerOutput", "stamp"]
