@@ -85,7 +85,6 @@ class _Match:
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
         self.output = DealerOutput(config, self.session, self.connections, on_hand)
-        self.files = self.output.files
         self.ready = [False] * seats
         self.all_ready = asyncio.Event()
         self.go = asyncio.Event()
@@ -347,7 +346,7 @@ class _Match:
         if not config.quiet:
             self.output.stderr([f"STARTED at {stamp(time.time())}"])
         async with self.lock:
-            self.files.set_clock(loop.time(), time.time())
+            self.output.files.set_clock(loop.time(), time.time())
             await self._apply(session.start(loop.time()))
         self.go.set()
         await self.done.wait()
@@ -393,7 +392,7 @@ class _Match:
                     await connection.close()
         if self.handlers:
             await asyncio.wait(set(self.handlers), timeout=_SHUTDOWN_GRACE_SECONDS)
-        self.files.close()
+        self.output.files.close()
 
 
 async def serve_match(
@@ -424,7 +423,7 @@ async def serve_match(
             listener = await transport.listen(config.host, port, handler, token=config.token, on_refused=match.warn)
             closers.append(listener)
         ports = [listener.port for listener in closers]
-        match.files.open(match.session)
+        match.output.files.open(match.session)
         if on_ports is not None:
             on_ports(ports)
         preload_ranker(config.game.ranker)  # while the players connect

@@ -316,36 +316,37 @@ def summarize_lbr(
     means: list[float] = []
     for first, second in zip(played[0::2], played[1::2]):
         means.extend((a + b) / 2.0 for a, b in zip(first.values, second.values))
-    chips, mbb, ci95 = _figure(means, matches[0].game)
-    hands = 2 * len(means)
-    played_here = hands - sum(p.resumed for p in played)
     return LbrResult(
         game=game_name,
         strategy=strategy_name,
-        hands=hands,
-        deals=len(means),
         seed=seed,
         match_hands=matches[0].deals,
-        mbb_per_hand=mbb,
-        mbb_per_hand_ci95=ci95,
-        chips_per_hand=chips,
-        seconds=seconds,
-        hands_per_second=played_here / seconds if seconds > 0 else math.inf,
-        resumed_hands=hands - played_here,
-        queries_per_hand=sum(p.queries for p in played) / hands,
+        **_figures(means, matches[0].game, seconds, sum(p.resumed for p in played)),
+        queries_per_hand=sum(p.queries for p in played) / (2 * len(means)),
         illegal_actions=sum(p.illegal for p in played),
         settings=matches[0].settings.model_dump(),
-        deal_values=means,
     )
 
 
-def _figure(means: list[float], game: Game) -> tuple[float, float, float]:
-    """Chips per hand, mbb per hand and the 95% half-width (mbb) over deals' duplicate means."""
-    deals = len(means)
+def _figures(means: list[float], game: Game, seconds: float, resumed_hands: int) -> dict[str, Any]:
+    """The :class:`LbrResult` fields that follow from the deals' duplicate means (chips), the
+    wall time and the hands an earlier run played: counts, the figure and its 95% interval,
+    the rate."""
+    deals, hands = len(means), 2 * len(means)
     chips = statistics.fmean(means)
     sd = statistics.stdev(means) if deals > 1 else 0.0
     scale = 1000.0 / game.big_blind
-    return chips, chips * scale, 1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf
+    return {
+        "hands": hands,
+        "deals": deals,
+        "mbb_per_hand": chips * scale,
+        "mbb_per_hand_ci95": 1.96 * sd / math.sqrt(deals) * scale if deals > 1 else math.inf,
+        "chips_per_hand": chips,
+        "seconds": seconds,
+        "hands_per_second": (hands - resumed_hands) / seconds if seconds > 0 else math.inf,
+        "resumed_hands": resumed_hands,
+        "deal_values": means,
+    }
 
 
 def pool_lbr(results: Sequence[LbrResult], game: Game) -> LbrResult:
@@ -370,24 +371,13 @@ def pool_lbr(results: Sequence[LbrResult], game: Game) -> LbrResult:
     if any(len(result.deal_values) != result.deals for result in results):
         raise LbrError("cannot pool a result without its deal values (an LBR JSON from before 2026-11-25)")
     means = [value for result in results for value in result.deal_values]
-    chips, mbb, ci95 = _figure(means, game)
     seconds = sum(result.seconds for result in results)
-    hands = 2 * len(means)
-    played_here = hands - sum(result.resumed_hands for result in results)
     return replace(
         first,
-        hands=hands,
-        deals=len(means),
-        mbb_per_hand=mbb,
-        mbb_per_hand_ci95=ci95,
-        chips_per_hand=chips,
-        seconds=seconds,
-        hands_per_second=played_here / seconds if seconds > 0 else math.inf,
-        resumed_hands=hands - played_here,
-        queries_per_hand=sum(result.queries_per_hand * result.hands for result in results) / hands,
+        **_figures(means, game, seconds, sum(result.resumed_hands for result in results)),
+        queries_per_hand=sum(result.queries_per_hand * result.hands for result in results) / (2 * len(means)),
         illegal_actions=sum(result.illegal_actions for result in results),
         match_hands=min(result.match_hands for result in results),
-        deal_values=means,
         pooled_seeds=seeds,
     )
 
