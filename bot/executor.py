@@ -47,6 +47,11 @@ REPORT_SECONDS = 0.25
 """How often a task on Ray sends its progress to the driver (seconds)."""
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
 """The object store of a local Ray instance: results are small, the machine is shared."""
+LOCAL_SYSTEM_CONFIG = {"worker_niceness": 0}
+"""Ray's settings for a local instance. Ray lowers its workers' priority by 15 nice levels by
+default; on a shared machine they then get a few percent of a core against any other process
+at the user's own priority (docs/performance.md, tournaments), so a local instance's workers
+run at the priority of the command that started it."""
 
 
 class ExecutorError(RuntimeError):
@@ -136,7 +141,10 @@ class RayExecutor(Executor):
             }
             if address is None:  # "local": a new instance, even where a cluster runs on this machine
                 options.update(
-                    address="local", num_cpus=jobs or os.cpu_count() or 1, object_store_memory=LOCAL_OBJECT_STORE_BYTES
+                    address="local",
+                    num_cpus=jobs or os.cpu_count() or 1,
+                    object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                    _system_config=LOCAL_SYSTEM_CONFIG,
                 )
             else:
                 options["address"] = address

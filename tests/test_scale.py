@@ -32,6 +32,10 @@ def _square(item: int, progress) -> int:  # type: ignore[no-untyped-def]
     return item * item
 
 
+def _niceness(item: int, progress) -> int:  # type: ignore[no-untyped-def]
+    return os.nice(0)
+
+
 def _fail(item: int, progress) -> int:  # type: ignore[no-untyped-def]
     raise KeyError(f"item {item}")
 
@@ -221,6 +225,8 @@ def test_ray_executor_plays_the_same_tournament(tmp_path: Path) -> None:
             executor,
             on_hand=told.append,
         )
+        # Ray's default would lower the workers' priority by 15 levels (starved on a busy machine)
+        assert executor.map(_niceness, [1, 2]) == [os.nice(0)] * 2
     assert sum(told) == 40 * 6
     for first, second in zip(here.logs, ray.logs, strict=True):
         assert first.read_bytes() == second.read_bytes()
