@@ -175,6 +175,7 @@ class RayExecutor(Executor):
     ) -> Iterator[tuple[int, R]]:
         ray = self._ray
         counter = self._progress_actor.remote() if on_progress is not None else None
+        progress = _ProgressTotals(on_progress)
         limit = window or 2 * self.jobs
         stream = enumerate(items)
         pending: dict[Any, int] = {}
@@ -187,21 +188,17 @@ class RayExecutor(Executor):
                     except StopIteration:
                         exhausted = True
                         break
-                    pending[self._remote.remote(function, item, counter)] = index
+                    pending[self._remote.remote(function, item, counter, index)] = index
                 if not pending:
                     break
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=REPORT_SECONDS)
-                if counter is not None and on_progress is not None:
-                    done = ray.get(counter.take.remote())
-                    if done:
-                        on_progress(done)
+                if counter is not None:
+                    progress.running(ray.get(counter.take.remote()))
                 for reference in ready:
                     index = pending.pop(reference)
-                    yield index, _result(ray, reference)
-            if counter is not None and on_progress is not None:
-                done = ray.get(counter.take.remote())
-                if done:
-                    on_progress(done)
+                    result, total = _result(ray, reference)
+                    progress.finished(index, total)
+                    yield index, result
         finally:
             for reference in pending:
                 ray.cancel(reference, force=True)
@@ -224,47 +221,69 @@ def _result(ray: Any, reference: Any) -> Any:
 
 
 class _ProgressCounter:
-    """A Ray actor adding up the progress the tasks report; the driver takes it."""
+    """A Ray actor adding up the progress the tasks report, per task; the driver takes it."""
 
     def __init__(self) -> None:
-        self.count = 0
+        self.counts: dict[int, int] = {}
 
-    def add(self, count: int) -> None:
-        self.count += count
+    def add(self, index: int, count: int) -> None:
+        self.counts[index] = self.counts.get(index, 0) + count
 
-    def take(self) -> int:
-        count, self.count = self.count, 0
-        return count
+    def take(self) -> dict[int, int]:
+        counts, self.counts = self.counts, {}
+        return counts
+
+
+class _ProgressTotals:
+    """The driver's side of the progress on Ray: what running tasks reported through the
+    counter actor, made exact by each finished task's own total (a report still on its way
+    when its task ends is not counted twice, nor lost)."""
+
+    def __init__(self, on_progress: Progress | None) -> None:
+        self.on_progress = on_progress
+        self.told: dict[int, int] = {}
+        self.done: set[int] = set()
+
+    def running(self, counts: dict[int, int]) -> None:
+        for index, count in counts.items():
+            if index not in self.done:
+                self._tell(index, count)
+
+    def finished(self, index: int, total: int) -> None:
+        self._tell(index, total - self.told.get(index, 0))
+        self.done.add(index)
+
+    def _tell(self, index: int, count: int) -> None:
+        self.told[index] = self.told.get(index, 0) + count
+        if count and self.on_progress is not None:
+            self.on_progress(count)
 
 
 class _Reporter:
-    """A task's progress callback on Ray: counts, and sends the count every
-    :data:`REPORT_SECONDS` (and at the end) to the driver's counter actor."""
+    """A task's progress callback on Ray: counts, and sends what is new every
+    :data:`REPORT_SECONDS` to the driver's counter actor (``total``: all it was told)."""
 
-    def __init__(self, counter: Any) -> None:
+    def __init__(self, counter: Any, index: int) -> None:
         self.counter = counter
-        self.count = 0
+        self.index = index
+        self.total = 0
+        self.unsent = 0
         self.sent = time.monotonic()
 
     def __call__(self, count: int) -> None:
-        self.count += count
-        if time.monotonic() - self.sent >= REPORT_SECONDS:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.count and self.counter is not None:
-            self.counter.add.remote(self.count)
-        self.count = 0
-        self.sent = time.monotonic()
+        self.total += count
+        self.unsent += count
+        if self.counter is not None and time.monotonic() - self.sent >= REPORT_SECONDS:
+            self.counter.add.remote(self.index, self.unsent)
+            self.unsent = 0
+            self.sent = time.monotonic()
 
 
-def _call(function: TaskFunction[T, R], item: T, counter: Any) -> R:
-    """One task on a Ray worker: ``function(item, progress)``, progress sent to ``counter``."""
-    reporter = _Reporter(counter)
-    try:
-        return function(item, reporter)
-    finally:
-        reporter.flush()
+def _call(function: TaskFunction[T, R], item: T, counter: Any, index: int) -> tuple[R, int]:
+    """One task on a Ray worker: ``function(item, progress)`` and the progress it reported in
+    all (sent to ``counter`` while it runs)."""
+    reporter = _Reporter(counter, index)
+    return function(item, reporter), reporter.total
 
 
 def make_executor(jobs: int | None = None, address: str | None = None) -> Executor:

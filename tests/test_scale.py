@@ -51,6 +51,20 @@ def test_local_executor_streams_results_and_progress() -> None:
     assert sum(told) == 8
 
 
+def test_ray_progress_is_exact_whatever_order_the_reports_arrive_in() -> None:
+    """A task's last reports may reach the driver after its result: each finished task's own
+    total makes the count exact (nothing lost, nothing counted twice)."""
+    from pokerbot.bot.executor import _ProgressTotals
+
+    told: list[int] = []
+    totals = _ProgressTotals(told.append)
+    totals.running({0: 5, 1: 3})
+    totals.finished(0, 12)  # 7 of task 0's 12 were still on their way
+    totals.running({0: 7, 1: 2})  # ...and arrive late: already counted
+    totals.finished(1, 5)
+    assert sum(told) == 17 and told == [5, 3, 7, 2]
+
+
 def test_bad_jobs_is_an_error() -> None:
     with pytest.raises(ExecutorError, match="at least 1"):
         make_executor(jobs=0)
