@@ -23,9 +23,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from pokerbot.bot.outputs import fail
+from pokerbot.bot.progress import LoggedProgress
 from pokerbot.models.buckets.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
 from pokerbot.protocol.errors import GameDefinitionError
@@ -58,7 +59,7 @@ def load_tables(path: Path, boards: int, seed: int) -> EhsTables:
     """EHS tables from ``path``, built and saved there first when the file does not exist."""
     if path.exists():
         return EhsTables.load(path)
-    with Progress(*_columns(), console=Console(stderr=True)) as progress:  # type: ignore[arg-type]
+    with LoggedProgress(*_columns(), console=Console(stderr=True)) as progress:
         task = progress.add_task(f"EHS of every hand on {boards} boards", total=boards, status="")
         tables = build_ehs_tables(boards, seed, lambda done: progress.update(task, completed=done))
     tables.save(path)
@@ -144,7 +145,7 @@ def run_solve(
 
     chunk = min(checkpoint_every, 1_000_000)
     console = Console(stderr=True)
-    with Progress(*_columns(), console=console) as progress:  # type: ignore[arg-type]
+    with LoggedProgress(*_columns(), console=console) as progress:
         task = progress.add_task(f"{algorithm} on {game_name}", total=iterations, status="")
         progress.update(task, completed=solver.iterations)
         solver.run(iterations, chunk=chunk, on_chunk=on_chunk)

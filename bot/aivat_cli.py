@@ -193,9 +193,10 @@ def _estimate(
     """(outcomes, estimates) per hand for each log, strategies replayed from their seeds;
     ``observations``: imaginary observations (None: the game's default), their sample, and
     the value function's name (:data:`VALUE_FUNCTIONS`)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     from pokerbot.bot.match import strategy_seed
+    from pokerbot.bot.progress import LoggedProgress
     from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
     from pokerbot.strategies.evaluation.recording import ReplayedStrategy
     from pokerbot.strategies.evaluation.series import aivat_hands
@@ -211,7 +212,7 @@ def _estimate(
         imaginary = imaginary_by_default(game)
     runs = []
     columns = (TextColumn("[bold]AIVAT"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress:
+    with LoggedProgress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress:
         task = progress.add_task("hands", total=sum(len(log.hands) for log in match_logs))
         for log in match_logs:
             match_seed = seed if seed is not None else log.seed

@@ -10,13 +10,14 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from pokerbot.bot.executor import ExecutorError, make_executor
 from pokerbot.bot.lbr_checkpoint import LbrCheckpoint
 from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, plan_lbr, run_lbr
 from pokerbot.bot.match import MatchError
 from pokerbot.bot.outputs import fail
+from pokerbot.bot.progress import LoggedProgress
 from pokerbot.bot.solve_cli import write_json_report
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.base import UnknownStrategyError
@@ -75,7 +76,7 @@ def lbr_report(
             raise fail(str(error)) from None
         if done:
             typer.echo(f"resuming from {folder}: {done} of {hands} hands already played", err=True)
-    with Progress(*columns, console=console, transient=False, disable=quiet) as progress:
+    with LoggedProgress(*columns, console=console, transient=False, disable=quiet) as progress:
         task = progress.add_task(f"lbr vs {strategy}", total=hands, completed=done)
         if jobs is None and address is None:
             jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))

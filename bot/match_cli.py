@@ -23,7 +23,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pokerbot.bot.aivat_cli import aivat_report, aivat_table
@@ -31,6 +31,7 @@ from pokerbot.bot.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
 from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
 from pokerbot.bot.match import MatchConfigError, MatchError, MatchOutcome, MatchPlan, make_plan, play_plan
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.progress import LoggedProgress
 from pokerbot.bot.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
@@ -166,7 +167,7 @@ def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[Matc
         return play_plan(plan, registry)
     total = plan.hands * (2 if plan.duplicate else 1)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with LoggedProgress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(" vs ".join(plan.names), total=total)
         return play_plan(plan, registry, on_hand=lambda _hand: progress.advance(task))
 
@@ -181,7 +182,7 @@ def _play_chunked(
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with (
         make_executor(jobs or 1, address) as executor,
-        Progress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress,
+        LoggedProgress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress,
     ):
         task = progress.add_task(" vs ".join(plan.names), total=total)
         return play_plan_chunked(

@@ -36,10 +36,11 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP
 from pokerbot.bot.outputs import OutputFolderError, announce, fail, prepare_output
+from pokerbot.bot.progress import LoggedProgress
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, parse_betting, plays_lbr
@@ -129,7 +130,7 @@ def solve(
         TextColumn("{task.fields[status]}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
+    with LoggedProgress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{algorithm} on {game}", total=total, status="")
 
         def on_progress(done: int, elapsed: float) -> None:

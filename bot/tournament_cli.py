@@ -20,12 +20,13 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pokerbot.bot.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
 from pokerbot.bot.match import MatchError
 from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.progress import LoggedProgress
 from pokerbot.bot.tournament import (
     TournamentError,
     TournamentResult,
@@ -144,7 +145,7 @@ def _play(plan: Any, executor: Any, quiet: bool) -> TournamentResult:
         TimeRemainingColumn(),
     )
     hands = plan.hands * plan.matches
-    with Progress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress:
+    with LoggedProgress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress:
         matches = progress.add_task("matches", total=plan.matches)
         played = progress.add_task("hands", total=hands)
         return play_tournament(
