@@ -15,7 +15,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from rich.progress import Progress, TaskID
+from rich.progress import Progress, Task, TaskID
 
 LOG_SECONDS = 60.0
 """How often a progress line is printed where no terminal shows the bar (seconds)."""
@@ -50,7 +50,7 @@ class LoggedProgress(Progress):
                 self.console.out(progress_line(task), highlight=False)
 
 
-def progress_line(task: Any) -> str:
+def progress_line(task: Task) -> str:
     """One task's progress as a plain line: done/total (percent), elapsed time, its status."""
     done = f"{task.completed:,.0f}"
     if task.total:
