@@ -16,7 +16,8 @@ to an :class:`Executor` as a function and a stream of items:
   as room frees up, so a stream of a million items needs the memory of ``window`` of them.
   :meth:`Executor.map` gives the results in order.
 * A task's exception is raised again in this process (the original exception where Ray kept
-  it), after the tasks still running are cancelled.
+  it), after the tasks still running are cancelled; a failure of Ray itself (a node or the
+  progress actor lost) as :class:`ExecutorError`, in one line.
 
 :func:`make_executor` picks the executor: :class:`LocalExecutor` (this process, one task after
 another, no Ray imported) for ``jobs=1`` without an address; else :class:`RayExecutor`: a local
@@ -27,6 +28,7 @@ Ray instance with ``jobs`` CPUs (default: every core), or the cluster at ``addre
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -199,9 +201,13 @@ class RayExecutor(Executor):
                     result, total = _result(ray, reference)
                     progress.finished(index, total)
                     yield index, result
+        except ray.exceptions.RayError as error:  # Ray itself, not a task: a node or actor lost
+            first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise ExecutorError(f"Ray failed while running the tasks: {type(error).__name__}: {first_line}") from None
         finally:
             for reference in pending:
-                ray.cancel(reference, force=True)
+                with contextlib.suppress(ray.exceptions.RayError):  # the cluster may be gone
+                    ray.cancel(reference, force=True)
 
     def close(self) -> None:
         """Stop the local Ray instance (or leave the cluster)."""

@@ -76,6 +76,7 @@ def lbr_report(
             raise fail(str(error)) from None
         if done:
             typer.echo(f"resuming from {folder}: {done} of {hands} hands already played", err=True)
+    resume_note = f"; the same command resumes it from {folder}" if folder is not None else ""
     with LoggedProgress(*columns, console=console, transient=False, disable=quiet) as progress:
         task = progress.add_task(f"lbr vs {strategy}", total=hands, completed=done)
         if jobs is None and address is None:
@@ -91,11 +92,12 @@ def lbr_report(
                     on_hand=lambda: progress.advance(task),
                     **run,
                 )
-        except (LbrError, MatchError, ExecutorError) as error:
+        except (LbrError, MatchError) as error:
             raise fail(str(error)) from None
+        except ExecutorError as error:  # Ray lost mid-run: what the checkpoint kept is kept
+            raise fail(f"{error}{resume_note}") from None
         except KeyboardInterrupt:
-            kept_note = f"; the same command resumes it from {folder}" if folder is not None else ""
-            typer.echo(f"interrupted{kept_note}", err=True)
+            typer.echo(f"interrupted{resume_note}", err=True)
             raise typer.Exit(130) from None
     if json_out is not None:
         write_json_report(result.to_dict(), json_out)

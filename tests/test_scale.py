@@ -65,6 +65,33 @@ def test_ray_progress_is_exact_whatever_order_the_reports_arrive_in() -> None:
     assert sum(told) == 17 and told == [5, 3, 7, 2]
 
 
+def test_ray_lost_mid_run_is_one_line_not_a_traceback() -> None:
+    """A node or the progress actor lost while tasks run (here: Ray's wait raising its own
+    error) ends the run with an ExecutorError naming it, and the pending tasks cancelled."""
+    import types
+
+    import ray.exceptions
+
+    from pokerbot.bot.executor import RayExecutor
+
+    cancelled: list[object] = []
+
+    def lost(*args: object, **kwargs: object) -> None:
+        raise ray.exceptions.RaySystemError("the node running the tasks died\n(details)")
+
+    def cancel(reference: object, force: bool) -> None:
+        cancelled.append(reference)
+        raise ray.exceptions.RaySystemError("no cluster")  # must not hide the first error
+
+    executor = object.__new__(RayExecutor)
+    executor.jobs = 2
+    executor._ray = types.SimpleNamespace(exceptions=ray.exceptions, wait=lost, cancel=cancel)  # type: ignore[attr-defined]
+    executor._remote = types.SimpleNamespace(remote=lambda *args: object())  # type: ignore[attr-defined]
+    with pytest.raises(ExecutorError, match=r"^Ray failed while running the tasks: RaySystemError: .*node running"):
+        list(executor.run(_square, [1, 2, 3]))
+    assert len(cancelled) == 3  # the window of 2 x 2 tasks, 3 items
+
+
 def test_bad_jobs_is_an_error() -> None:
     with pytest.raises(ExecutorError, match="at least 1"):
         make_executor(jobs=0)
