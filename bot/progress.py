@@ -29,6 +29,7 @@ class LoggedProgress(Progress):
         super().__init__(*columns, **options)
         self.log_seconds = log_seconds
         self._logged = time.monotonic()
+        self._plain = not self.disable and not self.console.is_terminal  # asked once: isatty
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         super().advance(task_id, advance)
@@ -39,7 +40,8 @@ class LoggedProgress(Progress):
         self._log()
 
     def _log(self) -> None:
-        if self.disable or self.console.is_terminal:
+        """Called on every advance (a hand, an iteration chunk): cheap unless a line is due."""
+        if not self._plain:
             return
         now = time.monotonic()
         if now - self._logged < self.log_seconds:
