@@ -30,13 +30,16 @@ other card). The estimate is then the posterior mean of ``F`` over those holding
 conditional expectation of an unbiased estimate, hence unbiased, and never of higher
 variance (Rao-Blackwell). It asks each known player's probabilities for every holding at
 each of its decisions: in small decks (Kuhn, Leduc: at most :data:`MAX_IMAGINARY` holdings)
-every holding is taken. In hold'em a **sample** stands in for the posterior: ``S`` holdings
-drawn uniformly (with replacement, from a generator seeded by the evaluator's ``seed`` and what
-the other player sees, never by the known player's cards), plus the actual holding. Were the
-draw truly random, the actual holding would be, given this multiset, distributed over it as
-the posterior restricted to it (by symmetry), so the weighted mean over the multiset would be a
-conditional expectation of ``F``: unbiased over the deal and the draw, as any Monte Carlo
-estimate is over its sampling, and never of higher variance than ``F``. The imagined players
+every holding is taken. In hold'em a **sample** stands in for the posterior: for each
+imagined player ``S`` holdings drawn uniformly (with replacement, from a generator seeded by
+the evaluator's ``seed`` and what the other player sees, never by the known players' cards),
+plus its actual holding; with two imagined players, every pair of their drawn holdings that
+shares no card. Were the draw truly random, the actual holdings would be, given these
+multisets, distributed over them as the posterior restricted to them (by symmetry: the pairs
+that share a card have probability 0), so the weighted mean over them would be a conditional
+expectation of ``F``: unbiased over the deal and the draw, as any Monte Carlo estimate is over
+its sampling, and never of higher variance than ``F``. A holding's reach is computed first,
+so one the known players never play this way costs no value function. The imagined players
 may be some of the known ones only (:meth:`Aivat.hand` ``imagined``): the posterior of their
 holdings given everything else (the other known player's cards included) is still
 proportional to their own reach, since the other player's reach does not depend on them.
@@ -210,13 +213,20 @@ class Aivat:
             return list(counts.items())
         observed = (self.seed, hand_number, sorted(fixed), final.betting_string(), tuple(imagined))
         rng = random.Random(hashlib.sha256(repr(observed).encode()).digest())
-        drawn = 0
-        while drawn < self.sample:
-            candidate = assignment([rng.choice(choices) for _ in imagined])
+        per_player: list[dict[tuple[Card, ...], int]] = []
+        for position in imagined:
+            drawn: dict[tuple[Card, ...], int] = {actual[position]: 1}
+            for _ in range(self.sample):
+                pick = rng.choice(choices)
+                key = actual[position] if set(pick) == set(actual[position]) else pick
+                drawn[key] = drawn.get(key, 0) + 1
+            per_player.append(drawn)
+        grid: list[tuple[tuple[tuple[Card, ...], ...], int]] = []
+        for picks in itertools.product(*(drawn.items() for drawn in per_player)):
+            candidate = assignment([pick for pick, _count in picks])
             if candidate is not None:
-                counts[candidate] = counts.get(candidate, 0) + 1
-                drawn += 1
-        return list(counts.items())
+                grid.append((candidate, math.prod(count for _pick, count in picks)))
+        return grid
 
     # ------------------------------------------------------------------ one walk
     def _walk(
@@ -229,7 +239,10 @@ class Aivat:
         *,
         strict: bool,
     ) -> _Walk:
-        """``F`` and the known players' reach probability for one assignment of hole cards."""
+        """``F`` and the known players' reach probability for one assignment of hole cards
+        (the reach first: a holding the known players never play this way costs no value)."""
+        if not strict and self._reach(skeleton, holes, hand_number, known, cache) <= 0.0:
+            return _Walk(0.0, 0.0, 0.0, 0.0)
         value = self._value
         chance = self._chance_mean(skeleton.start, (), holes, ()) - value(skeleton.start, holes, ())
         dealt: tuple[Card, ...] = ()
@@ -241,12 +254,7 @@ class Aivat:
             oracle = known.get(position)
             if oracle is None:
                 continue
-            key = (position, index, holes[position])
-            probabilities = cache.get(key)
-            if probabilities is None:
-                before.hole_cards, before.board_cards = list(holes), dealt
-                view = MatchState(position, hand_number, before.view(position))
-                probabilities = cache[key] = oracle(view)
+            probabilities = self._probabilities(oracle, position, index, before, holes, dealt, hand_number, cache)
             chosen = probabilities.get(played, 0.0)
             if chosen <= 0.0:
                 if strict:
@@ -265,6 +273,46 @@ class Aivat:
             chance += self._chance_mean(end, dealt, holes, board) - value(end, holes, board)
         end.hole_cards, end.board_cards = list(holes), board
         return _Walk(end.values()[0], chance, action_total, weight)
+
+    def _reach(
+        self,
+        skeleton: _Skeleton,
+        holes: tuple[tuple[Card, ...], ...],
+        hand_number: int,
+        known: Mapping[int, Oracle],
+        cache: dict[tuple[int, int, tuple[Card, ...]], ActionProbabilities],
+    ) -> float:
+        """The known players' probability of the hand's actions with these hole cards."""
+        reach = 1.0
+        for index, (position, played, before, board) in enumerate(skeleton.steps):
+            oracle = known.get(position)
+            if oracle is not None:
+                probabilities = self._probabilities(oracle, position, index, before, holes, board, hand_number, cache)
+                reach *= probabilities.get(played, 0.0)
+                if reach <= 0.0:
+                    return 0.0
+        return reach
+
+    @staticmethod
+    def _probabilities(
+        oracle: Oracle,
+        position: int,
+        index: int,
+        before: HandState,
+        holes: tuple[tuple[Card, ...], ...],
+        board: tuple[Card, ...],
+        hand_number: int,
+        cache: dict[tuple[int, int, tuple[Card, ...]], ActionProbabilities],
+    ) -> ActionProbabilities:
+        """The probabilities of the known player at ``position`` at step ``index`` with these
+        cards (cached)."""
+        key = (position, index, holes[position])
+        probabilities = cache.get(key)
+        if probabilities is None:
+            before.hole_cards, before.board_cards = list(holes), board
+            view = MatchState(position, hand_number, before.view(position))
+            probabilities = cache[key] = oracle(view)
+        return probabilities
 
     def _value(self, state: HandState, holes: Sequence[tuple[Card, ...] | None], board: tuple[Card, ...]) -> float:
         """The value function at the betting of ``state`` with these cards dealt."""
