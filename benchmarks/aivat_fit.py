@@ -18,6 +18,12 @@ Run (the chunks of ``docs/experiments.md``: ``miximax:500nodes`` against ``tight
 its real decisions (deterministic players' corrections are zero); ``--imagine-hero`` also
 averages over its holdings (a search per sampled holding and decision).
 
+``--cooler`` (no-limit, an experiment, not shipped) adds features for the money that goes in
+when both players hold strong hands: ``E[w 1{the loser's final hand is at least a pair}]`` and
+``E[w 1{... at least two pair}]`` (``w`` = +1 when position 0 wins the showdown, -1 when it
+loses, 0 on a tie; expectations over the run-outs, so chance-consistent like the equity) times
+the chips behind, a coefficient per round, and prints the cross-fitted ratio with them.
+
 Prints per chunk the standard deviation per deal of the plain, the equity-value AIVAT and the
 cross-fitted stake-value AIVAT estimates (chips), the pooled figures (mbb/hand, 95 %) and the
 coefficients fitted on every chunk (what ``NOLIMIT_STAKE`` / ``LIMIT_STAKE`` ship). ``--cache``
@@ -31,34 +37,124 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from pokerbot.bot.aivat_cli import read_match_log
 from pokerbot.bot.match import strategy_seed
 from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.models.buckets.evaluator import rank_hand
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands
-from pokerbot.strategies.evaluation.values import StakeValue, stake_size
+from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, stake_size
 from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.showdown import holding_index
+
+COOLER_LEVELS = (1, 2)
+"""The loser's hand categories of the ``--cooler`` features: at least a pair, at least two pair."""
+
+
+@njit(cache=True)
+def _cooler_score(first: np.ndarray, second: np.ndarray, out: np.ndarray) -> None:
+    a, b = rank_hand(first, 7), rank_hand(second, 7)
+    if a != b:
+        loser = (b if a > b else a) >> 20  # the hand category (rank_hand packs it above 20 bits)
+        for k in range(out.shape[0]):
+            if loser >= k + 1:
+                out[k] += 1.0 if a > b else -1.0
+
+
+@njit(cache=True)
+def _cooler_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, levels: int, samples: int, seed: int):
+    """``E[w 1{loser >= k}]`` for k = 1..levels: every run-out after the flop, else ``samples``
+    boards drawn from ``seed`` (the equity value's pre-flop boards)."""
+    used = np.zeros(52, dtype=np.bool_)
+    first, second = np.empty(7, dtype=np.int64), np.empty(7, dtype=np.int64)
+    for i in range(2):
+        used[hole0[i]] = used[hole1[i]] = True
+        first[i], second[i] = hole0[i], hole1[i]
+    known = board.shape[0]
+    for i in range(known):
+        used[board[i]] = True
+        first[2 + i] = second[2 + i] = board[i]
+    remaining = np.empty(52, dtype=np.int64)
+    left = 0
+    for card in range(52):
+        if not used[card]:
+            remaining[left] = card
+            left += 1
+    out = np.zeros(levels)
+    missing, count = 5 - known, 0
+    if missing == 0:
+        _cooler_score(first, second, out)
+        return out
+    if missing <= 2:
+        for i in range(left):
+            first[7 - missing] = second[7 - missing] = remaining[i]
+            if missing == 1:
+                _cooler_score(first, second, out)
+                count += 1
+                continue
+            for j in range(i + 1, left):
+                first[6] = second[6] = remaining[j]
+                _cooler_score(first, second, out)
+                count += 1
+        return out / count
+    np.random.seed(seed)
+    for _ in range(samples):
+        for k in range(missing):
+            pick = k + np.random.randint(0, left - k)
+            remaining[k], remaining[pick] = remaining[pick], remaining[k]
+            first[2 + known + k] = second[2 + known + k] = remaining[k]
+        _cooler_score(first, second, out)
+    return out / samples
+
+
+def cooler_expectations(holes: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> np.ndarray:
+    """The ``--cooler`` expectations for position 0 (antisymmetric: exchanging the holdings
+    negates them; pre-flop the pair of holdings seeds the boards, as the equity does)."""
+    if len(board) >= 3:
+        return _cooler_kernel(np.array(holes[0]), np.array(holes[1]), np.array(board, dtype=np.int64), 2, 0, 0)
+    low, high = holding_index(holes[0]), holding_index(holes[1])
+    ordered = (holes[1], holes[0]) if low > high else (holes[0], holes[1])
+    seed = ((min(low, high) * 1326 + max(low, high)) * 7919) % (2**31)
+    out = _cooler_kernel(
+        np.array(ordered[0]), np.array(ordered[1]), np.array(board, dtype=np.int64), 2, VALUE_PREFLOP_BOARDS, seed
+    )
+    return -out if low > high else out
 
 
 class BasisValue:
-    """The equity value, then the equity value plus each feature alone (a vector, chips)."""
+    """The equity value, then the equity value plus each feature alone (a vector, chips);
+    with ``cooler``, the ``--cooler`` features after the stake value's."""
 
     chance_consistent = True
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, cooler: bool = False) -> None:
         self.stake = StakeValue(game, np.zeros(stake_size(game)))
+        self.game = game
+        self.cooler = cooler
+
+    def cooler_features(self, state: HandState) -> np.ndarray:
+        out = np.zeros(len(COOLER_LEVELS) * self.game.num_rounds)
+        holes = state.hole_cards
+        if state.finished or holes[0] is None or holes[1] is None:
+            return out
+        behind = float(self.game.stacks[0] - max(state.spent))
+        start = len(COOLER_LEVELS) * state.round
+        out[start : start + len(COOLER_LEVELS)] = cooler_expectations(holes, state.board_cards) * behind
+        return out
 
     def value(self, state: HandState) -> np.ndarray:
         base = self.stake.equity_value.value(state)
-        return base + np.concatenate(([0.0], self.stake.features(state)))
+        extra = [self.cooler_features(state)] if self.cooler else []
+        return base + np.concatenate(([0.0], self.stake.features(state), *extra))
 
 
 def chunk_vectors(
-    folder: Path, known: str, sample: int, hero_known: bool = False, imagine_hero: bool = False
+    folder: Path, known: str, sample: int, hero_known: bool = False, imagine_hero: bool = False, cooler: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per deal of the duplicate match in ``folder``: the plain outcome of the other player
     (the hero: mean of the two seatings, chips) and its estimates under the basis (deal x
@@ -77,7 +173,7 @@ def chunk_vectors(
         if hero_known:
             spec = hero.replace("=", ":")
             players[hero] = ReplayedStrategy(registry.create(spec, game, strategy_seed(log.seed, hero)))
-        estimator = Aivat(game, BasisValue(game), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
+        estimator = Aivat(game, BasisValue(game, cooler), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
         imagine = [known, hero] if imagine_hero else [known]
         records = list(aivat_hands(estimator, log.hands, players, imagine=imagine))
         plain.append(np.array([record.outcomes[hero] for record in records]))
@@ -85,9 +181,10 @@ def chunk_vectors(
     return (plain[0] + plain[1]) / 2, (estimates[0] + estimates[1]) / 2
 
 
-def fit(chunks: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """The coefficients minimising the variance of ``e_0 + sum_j c_j (e_j - e_0)`` over the chunks."""
-    estimates = np.concatenate([est for _plain, est in chunks])
+def fit(chunks: list[tuple[np.ndarray, np.ndarray]], columns: int | None = None) -> np.ndarray:
+    """The coefficients minimising the variance of ``e_0 + sum_j c_j (e_j - e_0)`` over the
+    chunks (the features ``1..columns``; default all)."""
+    estimates = np.concatenate([est for _plain, est in chunks])[:, : None if columns is None else columns + 1]
     target = estimates[:, 0] - estimates[:, 0].mean()
     corrections = estimates[:, 1:] - estimates[:, :1]
     corrections = corrections - corrections.mean(axis=0)
@@ -105,37 +202,48 @@ def main() -> None:
         "--hero-known", action="store_true", help="the other player known too (replayed), its holdings not imagined"
     )
     parser.add_argument("--imagine-hero", action="store_true", help="with --hero-known: imagine its holdings too")
+    parser.add_argument("--cooler", action="store_true", help="also the cooler features (module docstring)")
     args = parser.parse_args()
+    stake_columns = stake_size(load_game(args.game))
     chunks = []
     for folder in args.chunks:
-        cached = args.cache / f"{folder.name}.npz" if args.cache else None
+        cached = args.cache / f"{folder.name}{'-cooler' if args.cooler else ''}.npz" if args.cache else None
         if cached is not None and cached.exists():
             data = np.load(cached)
             chunks.append((data["plain"], data["estimates"]))
             continue
-        plain, estimates = chunk_vectors(folder, args.known, args.sample, args.hero_known, args.imagine_hero)
+        plain, estimates = chunk_vectors(
+            folder, args.known, args.sample, args.hero_known, args.imagine_hero, args.cooler
+        )
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             np.savez(cached, plain=plain, estimates=estimates)
         chunks.append((plain, estimates))
         print(f"{folder}: {len(plain)} deals estimated", flush=True)
-    pooled: dict[str, list[np.ndarray]] = {"plain": [], "equity": [], "stake": []}
+    pooled: dict[str, list[np.ndarray]] = {"plain": [], "equity": [], "stake": [], "cooler": []}
     for index, (plain, estimates) in enumerate(chunks):
         others = [chunk for other, chunk in enumerate(chunks) if other != index]
         if not others:
             raise SystemExit("cross-fitting needs at least two chunks")
-        coefficients = fit(others)
-        stake = estimates[:, 0] + (estimates[:, 1:] - estimates[:, :1]) @ coefficients
+        corrections = estimates[:, 1:] - estimates[:, :1]
+        stake = estimates[:, 0] + corrections[:, :stake_columns] @ fit(others, stake_columns)
         rows = {"plain": plain, "equity": estimates[:, 0], "stake": stake}
+        if args.cooler:
+            rows["cooler"] = estimates[:, 0] + corrections @ fit(others)
         sd = {key: float(np.std(value, ddof=1)) for key, value in rows.items()}
         print(
             f"{args.chunks[index].name}: sd per deal plain {sd['plain']:.0f}, equity value {sd['equity']:.0f} "
             f"({sd['equity'] / sd['plain']:.3f}), stake value {sd['stake']:.0f} ({sd['stake'] / sd['plain']:.3f})"
+            + (
+                f", with the cooler features {sd['cooler']:.0f} ({sd['cooler'] / sd['plain']:.3f})"
+                if args.cooler
+                else ""
+            )
         )
         for key, value in rows.items():
             pooled[key].append(value)
     big_blind = load_game(args.game).big_blind
-    figures = {key: np.concatenate(values) for key, values in pooled.items()}
+    figures = {key: np.concatenate(values) for key, values in pooled.items() if values}
     deals = len(figures["plain"])
     plain_sd = float(np.std(figures["plain"], ddof=1))
     for key, values in figures.items():
@@ -145,7 +253,7 @@ def main() -> None:
             f"{key:7} {deals} deals: {mean:+,.0f} +- {interval:,.0f} mbb/hand, "
             f"sd {sd:.0f} chips/deal, ratio {sd / plain_sd:.3f}"
         )
-    print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(chunks)))
+    print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(chunks, stake_columns)))
 
 
 if __name__ == "__main__":
