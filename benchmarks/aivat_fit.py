@@ -43,6 +43,7 @@ from pokerbot.bot.aivat_cli import read_match_log
 from pokerbot.bot.match import strategy_seed
 from pokerbot.bot.stats import mean_and_ci95
 from pokerbot.models.buckets.evaluator import rank_hand
+from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
@@ -191,6 +192,25 @@ def fit(chunks: list[tuple[np.ndarray, np.ndarray]], columns: int | None = None)
     return -np.linalg.lstsq(corrections, target, rcond=None)[0]
 
 
+def print_top_deals(folder: Path, plain: np.ndarray, estimate: np.ndarray, count: int) -> None:
+    """The ``count`` deals of ``folder`` whose estimates lie farthest from the chunk's mean, with
+    their share of the chunk's variance, and each seating's players, cards, betting and result."""
+    deviation = estimate - estimate.mean()
+    order = np.argsort(-(deviation**2))[:count]
+    share = float((deviation[order] ** 2).sum() / (deviation**2).sum())
+    print(f"{folder.name}: the {count} deals farthest from the mean carry {share:.0%} of the variance")
+    seatings = [list(read_match_log(folder / name, None)[0].hands) for name in ("match.log", "match-swapped.log")]
+    for deal in order:
+        print(f"  deal {deal}: plain {plain[deal]:+.0f}, estimate {estimate[deal]:+.0f} chips")
+        for hands in seatings:
+            state = hands[deal].state
+            holes = " | ".join(cards_to_string(cards) for cards in state.hole_cards)
+            print(
+                f"    {' | '.join(hands[deal].names)}: {holes} / {cards_to_string(state.visible_board())} "
+                f"{state.betting_string()} -> {state.values()[0]:+.0f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game")
@@ -203,6 +223,9 @@ def main() -> None:
     )
     parser.add_argument("--imagine-hero", action="store_true", help="with --hero-known: imagine its holdings too")
     parser.add_argument("--cooler", action="store_true", help="also the cooler features (module docstring)")
+    parser.add_argument(
+        "--top", type=int, default=0, help="print each chunk's N deals that carry the most variance (stake value)"
+    )
     args = parser.parse_args()
     stake_columns = stake_size(load_game(args.game))
     chunks = []
@@ -242,6 +265,8 @@ def main() -> None:
         )
         for key, value in rows.items():
             pooled[key].append(value)
+        if args.top:
+            print_top_deals(args.chunks[index], plain, stake, args.top)
     big_blind = load_game(args.game).big_blind
     figures = {key: np.concatenate(values) for key, values in pooled.items() if values}
     deals = len(figures["plain"])
