@@ -227,7 +227,10 @@ def main() -> None:
         "--top", type=int, default=0, help="print each chunk's N deals that carry the most variance (stake value)"
     )
     args = parser.parse_args()
-    stake_columns = stake_size(load_game(args.game))
+    game = load_game(args.game)
+    if args.cooler and not game.is_nolimit:
+        raise SystemExit(f"--cooler multiplies by the chips behind: a no-limit game, not {args.game}")
+    stake_columns = stake_size(game)
     chunks = []
     for folder in args.chunks:
         cached = args.cache / f"{folder.name}{'-cooler' if args.cooler else ''}.npz" if args.cache else None
@@ -267,7 +270,7 @@ def main() -> None:
             pooled[key].append(value)
         if args.top:
             print_top_deals(args.chunks[index], plain, stake, args.top)
-    big_blind = load_game(args.game).big_blind
+    big_blind = game.big_blind
     figures = {key: np.concatenate(values) for key, values in pooled.items() if values}
     deals = len(figures["plain"])
     plain_sd = float(np.std(figures["plain"], ddof=1))
