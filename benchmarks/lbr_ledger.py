@@ -1,0 +1,57 @@
+"""The safe adaptive agent's ledger against LBR, hand by hand: when its exploiter plays.
+
+Plays one seating of an LBR match (:func:`pokerbot.bot.lbr_match.play_lbr_match`, the
+segment ``--seed`` deals from, as the first segment of ``pokerbot exploitability ... --method
+lbr --seed S``) against ``adaptive`` (or ``adaptive:BUDGET``), keeps the agent, and prints
+what LBR won, how many hands the exploiter played, and for the first ``--hands-shown`` hands
+the value the ledger booked, its lower bound on the winnings and the exploiter's share
+(big blinds):
+
+    python benchmarks/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pokerbot.bot.lbr_match import LbrMatch, play_lbr_match
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.exploit.lbr import LbrSettings
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="holdem-nolimit-2p")
+    parser.add_argument("--strategy", default="adaptive:500nodes")
+    parser.add_argument("--deals", type=int, default=250)
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--lbr-second", action="store_true", help="LBR in the second seat")
+    parser.add_argument("--hands-shown", type=int, default=24)
+    args = parser.parse_args()
+    game = load_game(args.game)
+    made: list[Strategy] = []
+
+    def factory(game: Game, seed: int | None = None) -> Strategy:
+        made.append(default_registry().create(args.strategy, game, seed))
+        return made[-1]
+
+    played = play_lbr_match(LbrMatch(game, factory, LbrSettings(), args.deals, args.seed, not args.lbr_second))
+    agent = made[0]
+    if not isinstance(agent, SafeAdaptiveAgent):
+        raise SystemExit(f"{args.strategy} is not the safe adaptive agent in {args.game}")
+    big_blind = game.big_blind
+    mbb = 1000 * sum(played.values) / len(played.values) / big_blind
+    print(f"{args.deals} deals, LBR {'second' if args.lbr_second else 'first'}: LBR won {mbb:+,.0f} mbb/hand")
+    print(f"the exploiter played {agent.exploited_hands} of {len(agent.history)} hands")
+    for hand, (entry, won) in enumerate(zip(agent.history[: args.hands_shown], played.values)):
+        print(
+            f"hand {hand}: LBR won {won / big_blind:+.1f}, booked {entry.booked / big_blind:+.1f}, "
+            f"bound {entry.won / big_blind:+.1f}, exploiter's share next {entry.share:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
