@@ -222,10 +222,10 @@ class Aivat:
                 drawn[key] = drawn.get(key, 0) + 1
             per_player.append(drawn)
         grid: list[tuple[tuple[tuple[Card, ...], ...], int]] = []
-        for picks in itertools.product(*(drawn.items() for drawn in per_player)):
-            candidate = assignment([pick for pick, _count in picks])
+        for combination in itertools.product(*(drawn.items() for drawn in per_player)):
+            candidate = assignment([pick for pick, _count in combination])
             if candidate is not None:
-                grid.append((candidate, math.prod(count for _pick, count in picks)))
+                grid.append((candidate, math.prod(count for _pick, count in combination)))
         return grid
 
     # ------------------------------------------------------------------ one walk
