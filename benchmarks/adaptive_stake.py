@@ -6,7 +6,8 @@ opponent of the issue-17 tables (``--opponents`` to choose), one duplicate match
 ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`SafetySettings`
 ``initial``), every other setting the game's default. The same seed deals the same cards to
 every variant, so the difference between two columns is paired. Prints mbb/hand with the 95 %
-interval per opponent and stake, and how many hands the exploiter played.
+interval per opponent and stake, and how many hands the exploiter played. ``--cap BB`` sets
+the ledger's cap in every variant (:class:`SafetySettings` ``cap``: the most one hand books).
 """
 
 from __future__ import annotations
@@ -40,21 +41,23 @@ OPPONENTS = (
 )
 
 
-def agent(game: Game, seed: int, budget: str, stake: float) -> SafeAdaptiveAgent:
-    """``adaptive:BUDGET`` with the initial stake ``stake`` (big blinds)."""
+def agent(game: Game, seed: int, budget: str, stake: float, cap: float | None = None) -> SafeAdaptiveAgent:
+    """``adaptive:BUDGET`` with the initial stake ``stake`` and the cap ``cap`` (big blinds)."""
     made = default_registry().create(f"adaptive:{budget}", game, seed)
     assert isinstance(made, SafeAdaptiveAgent)
-    settings = made.ledger.settings.model_copy(update={"initial": stake})
+    settings = made.ledger.settings.model_copy(update={"initial": stake, "cap": cap})
     return SafeAdaptiveAgent(game, seed, blueprint=made.blueprint, exploiter=made.exploiter, settings=settings)
 
 
-def duplicate(game: Game, opponent: str, deals: int, seed: int, budget: str, stake: float) -> tuple[list[float], int]:
+def duplicate(
+    game: Game, opponent: str, deals: int, seed: int, budget: str, stake: float, cap: float | None = None
+) -> tuple[list[float], int]:
     """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
     registry = default_registry()
     values: list[list[float]] = []
     exploited = 0
     for first in (True, False):
-        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake)
+        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap)
         other = registry.create(opponent, game, strategy_seed(seed, opponent))
         players, names = [hero, other], ["adaptive", "opponent"]
         if not first:
@@ -73,18 +76,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--budget", default="500nodes", help="the exploiter's budget per decision")
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
+    parser.add_argument("--cap", type=float, help="the ledger's cap in every variant (big blinds a hand)")
     args = parser.parse_args()
     game = load_game(args.game)
     scale = 1000.0 / game.big_blind
     heads = " | ".join(f"B0 = {stake:g} BB (exploiter hands)" for stake in args.stakes)
-    print(f"{args.game}, adaptive:{args.budget}, {args.hands} deals in duplicate, seed {args.seed}")
+    capped = f", cap {args.cap:g} BB" if args.cap is not None else ""
+    print(f"{args.game}, adaptive:{args.budget}{capped}, {args.hands} deals in duplicate, seed {args.seed}")
     print(f"| opponent | {heads} | seconds |")
     print("|---|" + "---|" * (len(args.stakes) + 1))
     for opponent in args.opponents:
         start = time.monotonic()
         cells = []
         for stake in args.stakes:
-            deals, exploited = duplicate(game, opponent, args.hands, args.seed, args.budget, stake)
+            deals, exploited = duplicate(game, opponent, args.hands, args.seed, args.budget, stake, args.cap)
             mean, interval = mean_and_ci95(deals)
             cells.append(f"{mean * scale:+,.0f} +- {interval * scale:,.0f} ({exploited})")
         print(f"| {opponent} | {' | '.join(cells)} | {time.monotonic() - start:.0f} |", flush=True)

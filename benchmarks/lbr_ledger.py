@@ -7,7 +7,9 @@ what LBR won, how many hands the exploiter played, and for the first ``--hands-s
 the value the ledger booked, its lower bound on the winnings and the exploiter's share
 (big blinds):
 
-    python benchmarks/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second]
+    python benchmarks/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second] [--cap BB]
+
+``--cap BB`` sets the ledger's cap (:class:`SafetySettings` ``cap``: the most one hand books).
 """
 
 from __future__ import annotations
@@ -30,13 +32,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--lbr-second", action="store_true", help="LBR in the second seat")
     parser.add_argument("--hands-shown", type=int, default=24)
+    parser.add_argument("--cap", type=float, help="the most one hand books (big blinds)")
     args = parser.parse_args()
     game = load_game(args.game)
     made: list[Strategy] = []
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
-        made.append(default_registry().create(args.strategy, game, seed))
-        return made[-1]
+        agent = default_registry().create(args.strategy, game, seed)
+        if args.cap is not None and isinstance(agent, SafeAdaptiveAgent):
+            settings = agent.ledger.settings.model_copy(update={"cap": args.cap})
+            agent = SafeAdaptiveAgent(
+                game, seed, blueprint=agent.blueprint, exploiter=agent.exploiter, settings=settings
+            )
+        made.append(agent)
+        return agent
 
     played = play_lbr_match(LbrMatch(game, factory, LbrSettings(), args.deals, args.seed, not args.lbr_second))
     agent = made[0]

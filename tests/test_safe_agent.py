@@ -101,6 +101,18 @@ def test_an_initial_stake_exploits_from_the_first_hand_until_it_is_lost():
     assert rich.share() == 1.0
 
 
+def test_a_cap_books_at_most_so_many_big_blinds_a_hand():
+    """A cap of 20 big blinds books a lucky 190-big-blind hand as 20 (the exploiter stays off),
+    where without it the same hand unlocks the exploiter; losses are booked in full."""
+    capped, uncapped = ledger(cap=20.0), ledger()
+    for book in (capped, uncapped):
+        book.settle(0, 190 * BB)
+    assert capped.total == pytest.approx(20 * BB) and capped.share() == 0.0
+    assert uncapped.total == pytest.approx(190 * BB) and uncapped.share() == 1.0
+    capped.settle(1, -50 * BB)
+    assert capped.total == pytest.approx(-30 * BB)
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         SafetySettings(risk=0.0)
@@ -108,6 +120,8 @@ def test_bad_settings_are_refused():
         SafetySettings(confidence=1.0)
     with pytest.raises(ValueError):
         SafetySettings(initial=-1.0)
+    with pytest.raises(ValueError):
+        SafetySettings(cap=0.0)
     with pytest.raises(ValueError):
         ledger().settle(2, 1.0)
 

@@ -32,7 +32,8 @@ mistakes measured in expectation (RWYWE): realised winnings include luck, and an
 who controls the variance can make the ledger look richer than it is. The all-in adjustment
 and the chance corrections remove the luck of the cards that can be removed without bias
 (the run-out after all the money is in, and our own cards' fortunes street by street), and
-the confidence bound keeps the rest of the noise from being spent; ``R`` is a measured
+the confidence bound keeps the rest of the noise from being spent (and ``cap``, when set,
+keeps one hand's luck from being spent); ``R`` is a measured
 estimate (local best response, ``docs/experiments.md``), not a proven bound. The small games
 use the exact rule (:mod:`pokerbot.strategies.bayes.safety`).
 """
@@ -76,6 +77,11 @@ class SafetySettings(BaseModel):
     hand's ``R``) more than the blueprint would, in exchange for exploiting from the first hand."""
     reference: tuple[float, float] = (0.0, 0.0)
     """``r_p``: the blueprint's value in positions 0 and 1 (big blinds per hand)."""
+    cap: float | None = Field(None, gt=0.0)
+    """The most one hand may book (big blinds; None: no cap). Booking less than a hand won
+    only delays the exploiter, so any cap keeps the rule safe; it stops one lucky all-in (the
+    luck of the stake that went in after the cards, which the corrections leave in) from
+    reading as demonstrated winnings (``docs/experiments.md``, LBR against ``adaptive``)."""
 
 
 @dataclass
@@ -130,6 +136,8 @@ class RiskLedger:
         if position not in (0, 1):
             raise ValueError(f"the ledger is for two players, got position {position}")
         booked = value - self.settings.reference[position] * self.big_blind
+        if self.settings.cap is not None:
+            booked = min(booked, self.settings.cap * self.big_blind)
         self.hands += 1
         self.total += booked
         delta = booked - self._mean
