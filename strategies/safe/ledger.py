@@ -78,10 +78,12 @@ class SafetySettings(BaseModel):
     reference: tuple[float, float] = (0.0, 0.0)
     """``r_p``: the blueprint's value in positions 0 and 1 (big blinds per hand)."""
     cap: float | None = Field(None, gt=0.0)
-    """The most one hand may book (big blinds; None: no cap). Booking less than a hand won
-    only delays the exploiter, so any cap keeps the rule safe; it stops one lucky all-in (the
-    luck of the stake that went in after the cards, which the corrections leave in) from
-    reading as demonstrated winnings (``docs/experiments.md``, LBR against ``adaptive``)."""
+    """The most one hand may book (big blinds; None, the default: no cap). Booking less than
+    a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
+    all-in (the luck of the stake that went in after the cards, which the corrections leave
+    in) from reading as demonstrated winnings. Measured in no-limit (``docs/experiments.md``,
+    LBR against ``adaptive``): a cap of 20 or 50 big blinds also keeps the exploiter off
+    against most weak players, whose gifts come in big pots too, hence no cap by default."""
 
 
 @dataclass
