@@ -19,7 +19,7 @@ from pokerbot.bot.match import run_inprocess_match, strategy_seed
 from pokerbot.bot.stats import mean_and_ci95
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent, default_settings, safe_adaptive_factory
 
 OPPONENTS = (
     "always-fold",
@@ -43,10 +43,8 @@ OPPONENTS = (
 
 def agent(game: Game, seed: int, budget: str, stake: float, cap: float | None = None) -> SafeAdaptiveAgent:
     """``adaptive:BUDGET`` with the initial stake ``stake`` and the cap ``cap`` (big blinds)."""
-    made = default_registry().create(f"adaptive:{budget}", game, seed)
-    assert isinstance(made, SafeAdaptiveAgent)
-    settings = made.ledger.settings.model_copy(update={"initial": stake, "cap": cap})
-    return SafeAdaptiveAgent(game, seed, blueprint=made.blueprint, exploiter=made.exploiter, settings=settings)
+    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap})
+    return safe_adaptive_factory(game, seed, budget, settings)
 
 
 def duplicate(

@@ -20,8 +20,7 @@ from pokerbot.bot.lbr_match import LbrMatch, play_lbr_match
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings
-from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import SafeAdaptiveAgent, default_settings, safe_adaptive_factory
 
 
 def main() -> None:
@@ -35,22 +34,19 @@ def main() -> None:
     parser.add_argument("--cap", type=float, help="the most one hand books (big blinds)")
     args = parser.parse_args()
     game = load_game(args.game)
-    made: list[Strategy] = []
+    made: list[SafeAdaptiveAgent] = []
+
+    name, _, budget = args.strategy.partition(":")
+    if name != "adaptive":
+        raise SystemExit(f"--strategy must be adaptive or adaptive:BUDGET, got {args.strategy}")
+    settings = default_settings(game).model_copy(update={"cap": args.cap})
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
-        agent = default_registry().create(args.strategy, game, seed)
-        if args.cap is not None and isinstance(agent, SafeAdaptiveAgent):
-            settings = agent.ledger.settings.model_copy(update={"cap": args.cap})
-            agent = SafeAdaptiveAgent(
-                game, seed, blueprint=agent.blueprint, exploiter=agent.exploiter, settings=settings
-            )
-        made.append(agent)
-        return agent
+        made.append(safe_adaptive_factory(game, seed, budget or None, settings))
+        return made[-1]
 
     played = play_lbr_match(LbrMatch(game, factory, LbrSettings(), args.deals, args.seed, not args.lbr_second))
     agent = made[0]
-    if not isinstance(agent, SafeAdaptiveAgent):
-        raise SystemExit(f"{args.strategy} is not the safe adaptive agent in {args.game}")
     big_blind = game.big_blind
     mbb = 1000 * sum(played.values) / len(played.values) / big_blind
     print(f"{args.deals} deals, LBR {'second' if args.lbr_second else 'first'}: LBR won {mbb:+,.0f} mbb/hand")

@@ -113,6 +113,14 @@ def test_a_cap_books_at_most_so_many_big_blinds_a_hand():
     assert capped.total == pytest.approx(-30 * BB)
 
 
+def test_the_factory_takes_the_ledger_settings():
+    from pokerbot.strategies.safe.agent import default_settings, safe_adaptive_factory
+
+    assert safe_adaptive_factory(NOLIMIT, 1).ledger.settings == default_settings(NOLIMIT)
+    capped = default_settings(NOLIMIT).model_copy(update={"cap": 20.0})
+    assert safe_adaptive_factory(NOLIMIT, 1, "200nodes", capped).ledger.settings.cap == 20.0
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         SafetySettings(risk=0.0)

@@ -113,9 +113,12 @@ def _derived_seed(seed: int | None, part: int) -> int | None:
     return None if seed is None else random.Random(f"{seed}:{part}").getrandbits(32)
 
 
-def safe_adaptive_factory(game: Game, seed: int | None = None, budget: str | None = None) -> Strategy:
+def safe_adaptive_factory(
+    game: Game, seed: int | None = None, budget: str | None = None, settings: SafetySettings | None = None
+) -> SafeAdaptiveAgent:
     """The registry factory in heads-up hold'em: the game's blueprint and ``miximax`` (or
-    ``miximax:BUDGET``, the exploiter's budget per decision) under the default settings."""
+    ``miximax:BUDGET``, the exploiter's budget per decision) under ``settings`` (default:
+    :func:`default_settings`)."""
     from pokerbot.strategies.abstract.player import blueprint_factory
     from pokerbot.strategies.agent.player import miximax_factory
 
@@ -124,6 +127,7 @@ def safe_adaptive_factory(game: Game, seed: int | None = None, budget: str | Non
         seed,
         blueprint=blueprint_factory(game, _derived_seed(seed, 1)),
         exploiter=miximax_factory(game, _derived_seed(seed, 2), budget),
+        settings=settings,
     )
 
 
