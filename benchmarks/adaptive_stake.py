@@ -41,21 +41,32 @@ OPPONENTS = (
 )
 
 
-def agent(game: Game, seed: int, budget: str, stake: float, cap: float | None = None) -> SafeAdaptiveAgent:
-    """``adaptive:BUDGET`` with the initial stake ``stake`` and the cap ``cap`` (big blinds)."""
-    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap})
-    return safe_adaptive_factory(game, seed, budget, settings)
+def agent(
+    game: Game, seed: int, budget: str, stake: float, cap: float | None = None, spare: int = 0, defend: bool = False
+) -> SafeAdaptiveAgent:
+    """``adaptive:BUDGET`` with the initial stake ``stake``, the cap ``cap`` (big blinds), ``spare``
+    best hands left out of the bound, and the blueprint's minimum defence when ``defend``."""
+    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap, "spare": spare})
+    return safe_adaptive_factory(game, seed, budget, settings, defend=defend)
 
 
 def duplicate(
-    game: Game, opponent: str, deals: int, seed: int, budget: str, stake: float, cap: float | None = None
+    game: Game,
+    opponent: str,
+    deals: int,
+    seed: int,
+    budget: str,
+    stake: float,
+    cap: float | None = None,
+    spare: int = 0,
+    defend: bool = False,
 ) -> tuple[list[float], int]:
     """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
     registry = default_registry()
     values: list[list[float]] = []
     exploited = 0
     for first in (True, False):
-        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap)
+        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap, spare, defend)
         other = registry.create(opponent, game, strategy_seed(seed, opponent))
         players, names = [hero, other], ["adaptive", "opponent"]
         if not first:
@@ -75,11 +86,15 @@ def main() -> None:
     parser.add_argument("--budget", default="500nodes", help="the exploiter's budget per decision")
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
     parser.add_argument("--cap", type=float, help="the ledger's cap in every variant (big blinds a hand)")
+    parser.add_argument("--spare", type=int, default=0, help="best hands the bound leaves out, every variant")
+    parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
     args = parser.parse_args()
     game = load_game(args.game)
     scale = 1000.0 / game.big_blind
     heads = " | ".join(f"B0 = {stake:g} BB (exploiter hands)" for stake in args.stakes)
     capped = f", cap {args.cap:g} BB" if args.cap is not None else ""
+    capped += f", spare {args.spare}" if args.spare else ""
+    capped += ", defended blueprint" if args.defend else ""
     print(f"{args.game}, adaptive:{args.budget}{capped}, {args.hands} deals in duplicate, seed {args.seed}")
     print(f"| opponent | {heads} | seconds |")
     print("|---|" + "---|" * (len(args.stakes) + 1))
@@ -87,7 +102,9 @@ def main() -> None:
         start = time.monotonic()
         cells = []
         for stake in args.stakes:
-            deals, exploited = duplicate(game, opponent, args.hands, args.seed, args.budget, stake, args.cap)
+            deals, exploited = duplicate(
+                game, opponent, args.hands, args.seed, args.budget, stake, args.cap, args.spare, args.defend
+            )
             mean, interval = mean_and_ci95(deals)
             cells.append(f"{mean * scale:+,.0f} +- {interval * scale:,.0f} ({exploited})")
         print(f"| {opponent} | {' | '.join(cells)} | {time.monotonic() - start:.0f} |", flush=True)

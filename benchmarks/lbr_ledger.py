@@ -7,9 +7,12 @@ what LBR won, how many hands the exploiter played, and for the first ``--hands-s
 the value the ledger booked, its lower bound on the winnings and the exploiter's share
 (big blinds):
 
-    python benchmarks/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second] [--cap BB]
+    python benchmarks/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second] [--cap BB] \
+        [--spare N] [--defend]
 
-``--cap BB`` sets the ledger's cap (:class:`SafetySettings` ``cap``: the most one hand books).
+``--cap BB`` sets the ledger's cap (:class:`SafetySettings` ``cap``: the most one hand books),
+``--spare N`` the best hands its bound leaves out (``spare``); ``--defend`` plays the blueprint
+part with its minimum defence.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def main() -> None:
     parser.add_argument("--lbr-second", action="store_true", help="LBR in the second seat")
     parser.add_argument("--hands-shown", type=int, default=24)
     parser.add_argument("--cap", type=float, help="the most one hand books (big blinds)")
+    parser.add_argument("--spare", type=int, default=0, help="best hands the bound leaves out")
+    parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
     args = parser.parse_args()
     game = load_game(args.game)
     made: list[SafeAdaptiveAgent] = []
@@ -39,10 +44,10 @@ def main() -> None:
     name, _, budget = args.strategy.partition(":")
     if name != "adaptive":
         raise SystemExit(f"--strategy must be adaptive or adaptive:BUDGET, got {args.strategy}")
-    settings = default_settings(game).model_copy(update={"cap": args.cap})
+    settings = default_settings(game).model_copy(update={"cap": args.cap, "spare": args.spare})
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
-        made.append(safe_adaptive_factory(game, seed, budget or None, settings))
+        made.append(safe_adaptive_factory(game, seed, budget or None, settings, defend=args.defend))
         return made[-1]
 
     played = play_lbr_match(LbrMatch(game, factory, LbrSettings(), args.deals, args.seed, not args.lbr_second))

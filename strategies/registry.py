@@ -156,6 +156,16 @@ def _blueprint(game: Game, seed: int | None = None) -> Strategy:
     return blueprint_factory(game, seed)
 
 
+def _blueprint_defended(game: Game, seed: int | None = None) -> Strategy:
+    from pokerbot.strategies.abstract.player import blueprint_factory
+
+    return blueprint_factory(game, seed, defend=True)
+
+
+def _has_nolimit_blueprint(game: Game) -> bool:
+    return game.is_nolimit and _has_blueprint(game)
+
+
 def _has_blueprint(game: Game) -> bool:
     return blueprint_name(game) is not None
 
@@ -234,6 +244,15 @@ def default_registry() -> StrategyRegistry:
             + ", ".join(f"{g}: {n}" for g, n in BLUEPRINTS.items())
             + ").",
             supports=_has_blueprint,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="blueprint-defended",
+            factory=_blueprint_defended,
+            summary="The no-limit blueprint with the minimum defence: facing a bet it never folds more of "
+            "its range than the bet's price.",
+            supports=_has_nolimit_blueprint,
         )
     )
     for name, style in STYLES.items():

@@ -161,6 +161,29 @@ class EhsAbstraction(CardAbstraction):
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 
+    def ehs_all(self, board: Sequence[Card]) -> np.ndarray:
+        """The effective hand strength of every holding on ``board``, indexed by
+        :data:`~pokerbot.models.buckets.evaluator.HAND_INDEX` (NaN where a holding uses a board
+        card); pre-flop the class equities."""
+        if not board:
+            return preflop_ehs_table()
+        boards = tuple(board)
+        table = self._boards.get(boards)
+        if table is None:
+            if len(self._boards) >= 4:
+                self._boards.clear()
+            table = self._boards[boards] = board_ehs(board)
+        return table
+
+    def buckets_all(self, board: Sequence[Card], round_index: int) -> np.ndarray:
+        """The bucket of every holding in round ``round_index`` (as :meth:`bucket`; holdings
+        that use a board card get bucket 0: mask them out)."""
+        visible = board[: self.game.board_start[round_index] + self.game.num_board_cards[round_index]]
+        values = np.nan_to_num(self.ehs_all(visible), nan=0.0)
+        if self.kind == "width":
+            values = np.round(values * EHS_SCALE) / EHS_SCALE
+        return self.schemes[round_index].buckets(values)
+
     def bucket(self, hole: Sequence[Card], board: Sequence[Card], round_index: int) -> int:
         visible = board[: self.game.board_start[round_index] + self.game.num_board_cards[round_index]]
         value = self.ehs(hole, visible)

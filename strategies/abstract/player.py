@@ -25,6 +25,7 @@ from pokerbot.models.buckets.abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.abstract.defence import RangeDefence
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
@@ -44,7 +45,9 @@ class AbstractPolicyPlayer(Strategy):
 
     name = "abstract-policy"
 
-    def __init__(self, game: Game, seed: int | None = None, policy: AbstractPolicy | None = None) -> None:
+    def __init__(
+        self, game: Game, seed: int | None = None, policy: AbstractPolicy | None = None, *, defend: bool = False
+    ) -> None:
         super().__init__(game, seed)
         if policy is None:
             raise ValueError("AbstractPolicyPlayer needs a policy")
@@ -52,6 +55,8 @@ class AbstractPolicyPlayer(Strategy):
             raise ValueError("the policy was made for another game")
         self.policy = policy
         self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
+        self.defence = RangeDefence(policy, self.translator) if defend and self.translator is not None else None
+        """The minimum defence (:mod:`.defence`; no-limit only, off by default)."""
 
     def prepare(self) -> None:
         """Load the compiled hand-strength code (else paid by the first decision after the flop)."""
@@ -75,13 +80,18 @@ class AbstractPolicyPlayer(Strategy):
         off the tree, the pot-odds rule of the module docstring)."""
         where = self.locate(view)
         if not where.synced:
-            return self.off_tree(view)
-        row = self.policy.row(where.node, self.bucket(view))
-        if self.translator is None:
-            return {action: float(p) for action, p in zip(self.policy.tree.actions[where.node], row, strict=True)}
-        distribution: dict[Action, float] = {}
-        for action, p in zip(self.translator.real_actions(where.node, view.state), row, strict=True):
-            distribution[action] = distribution.get(action, 0.0) + float(p)
+            distribution = self.off_tree(view)
+        else:
+            row = self.policy.row(where.node, self.bucket(view))
+            if self.translator is None:
+                return {action: float(p) for action, p in zip(self.policy.tree.actions[where.node], row, strict=True)}
+            distribution = {}
+            for action, p in zip(self.translator.real_actions(where.node, view.state), row, strict=True):
+                distribution[action] = distribution.get(action, 0.0) + float(p)
+        if self.defence is not None:
+            distribution = self.defence.adjust(
+                view.state, view.position, view.hand_number, tuple(view.hole_cards), distribution
+            )
         return distribution
 
     def off_tree(self, view: MatchState) -> dict[Action, float]:
@@ -104,7 +114,9 @@ class AbstractPolicyPlayer(Strategy):
 
     def probability_key(self, view: MatchState) -> Hashable:
         """The bucket on the tree (hole cards in one bucket get the same probabilities); the
-        hole cards off it."""
+        hole cards off it, and where the defence may move a holding's folds."""
+        if self.defence is not None and self.defence.applies(view.state):
+            return view.hole_cards
         return self.bucket(view) if self.locate(view).synced else view.hole_cards
 
     def decide(self, view: MatchState, deadline: float) -> Action:
@@ -113,23 +125,25 @@ class AbstractPolicyPlayer(Strategy):
         return self.rng.choices(actions, weights=[distribution[a] for a in actions])[0]
 
 
-def shipped_factory(name: str) -> StrategyFactory:
-    """A registry factory for the shipped policy ``name``."""
+def shipped_factory(name: str, *, defend: bool = False) -> StrategyFactory:
+    """A registry factory for the shipped policy ``name`` (``defend``: with the minimum
+    defence of :mod:`.defence`, no-limit)."""
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
-        player = AbstractPolicyPlayer(game, seed, shipped_policy(name))
+        player = AbstractPolicyPlayer(game, seed, shipped_policy(name), defend=defend)
         player.name = name
         return player
 
     return factory
 
 
-def blueprint_factory(game: Game, seed: int | None = None) -> Strategy:
-    """The game's blueprint player (see :data:`BLUEPRINTS`)."""
+def blueprint_factory(game: Game, seed: int | None = None, *, defend: bool = False) -> Strategy:
+    """The game's blueprint player (see :data:`BLUEPRINTS`; ``defend``: with the minimum
+    defence of :mod:`.defence`, no-limit)."""
     name = blueprint_name(game)
     if name is None:
         raise ValueError("no blueprint for this game")
-    return shipped_factory(name)(game, seed)
+    return shipped_factory(name, defend=defend)(game, seed)
 
 
 __all__ = [

@@ -35,6 +35,10 @@ LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
 """Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds."""
 
 
+DEFEND = False
+"""Whether the no-limit blueprint part plays with its minimum defence by default."""
+
+
 def default_settings(game: Game) -> SafetySettings:
     """The ledger's settings for ``game`` (no-limit or limit)."""
     return NOLIMIT_SETTINGS if game.is_nolimit else LIMIT_SETTINGS
@@ -114,21 +118,34 @@ def _derived_seed(seed: int | None, part: int) -> int | None:
 
 
 def safe_adaptive_factory(
-    game: Game, seed: int | None = None, budget: str | None = None, settings: SafetySettings | None = None
+    game: Game,
+    seed: int | None = None,
+    budget: str | None = None,
+    settings: SafetySettings | None = None,
+    *,
+    defend: bool | None = None,
 ) -> SafeAdaptiveAgent:
     """The registry factory in heads-up hold'em: the game's blueprint and ``miximax`` (or
     ``miximax:BUDGET``, the exploiter's budget per decision) under ``settings`` (default:
-    :func:`default_settings`)."""
+    :func:`default_settings`); ``defend``: the blueprint with its minimum defence
+    (:mod:`pokerbot.strategies.abstract.defence`; default :data:`DEFEND`)."""
     from pokerbot.strategies.abstract.player import blueprint_factory
     from pokerbot.strategies.agent.player import miximax_factory
 
     return SafeAdaptiveAgent(
         game,
         seed,
-        blueprint=blueprint_factory(game, _derived_seed(seed, 1)),
+        blueprint=blueprint_factory(game, _derived_seed(seed, 1), defend=DEFEND if defend is None else defend),
         exploiter=miximax_factory(game, _derived_seed(seed, 2), budget),
         settings=settings,
     )
 
 
-__all__ = ["LIMIT_SETTINGS", "NOLIMIT_SETTINGS", "SafeAdaptiveAgent", "default_settings", "safe_adaptive_factory"]
+__all__ = [
+    "DEFEND",
+    "LIMIT_SETTINGS",
+    "NOLIMIT_SETTINGS",
+    "SafeAdaptiveAgent",
+    "default_settings",
+    "safe_adaptive_factory",
+]

@@ -40,6 +40,7 @@ use the exact rule (:mod:`pokerbot.strategies.bayes.safety`).
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Sequence
@@ -77,6 +78,13 @@ class SafetySettings(BaseModel):
     hand's ``R``) more than the blueprint would, in exchange for exploiting from the first hand."""
     reference: tuple[float, float] = (0.0, 0.0)
     """``r_p``: the blueprint's value in positions 0 and 1 (big blinds per hand)."""
+    spare: int = Field(0, ge=0)
+    """How many of the best booked hands the bound leaves out (their values neither count
+    in the total nor in the spread): winnings must show without the luckiest ``spare`` hands.
+    Against a player who gives nothing away one lucky all-in is most of the total (the luck
+    of the stake that went in after the cards, which the corrections leave in); a weak
+    player's gifts come in many hands and survive it. Booking less only delays the
+    exploiter, so the rule stays safe."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
@@ -108,22 +116,37 @@ class RiskLedger:
         self.hands = 0
         self.total = 0.0
         """Sum of ``v - r_p`` over the hands (chips)."""
-        self._mean = 0.0
+        self._sum = 0.0
         self._squares = 0.0
+        self._best: list[float] = []
+        """The ``spare`` largest booked values (a min-heap)."""
         self._z = float(norm.ppf(settings.confidence))
+
+    def _counted(self) -> tuple[int, float, float]:
+        """Hands, sum and sum of squares of the booked values the bound counts (chips)."""
+        spared = [x for x in self._best if x > 0.0]
+        return (
+            self.hands - len(spared),
+            self._sum - sum(spared),
+            self._squares - sum(x * x for x in spared),
+        )
 
     def spread(self) -> float:
         """``s``: the standard deviation of one hand's value (chips), shrunk towards the prior."""
         s0 = self.settings.prior_spread * self.big_blind
         weight = self.settings.prior_hands
-        if self.hands + weight <= 1.0:
+        hands, total, squares = self._counted()
+        if hands + weight <= 1.0:
             return s0
-        return math.sqrt((weight * s0 * s0 + self._squares) / (weight + max(self.hands - 1, 0)))
+        deviations = max(squares - total * total / hands, 0.0) if hands > 0 else 0.0
+        return math.sqrt((weight * s0 * s0 + deviations) / (weight + max(hands - 1, 0)))
 
     def won(self) -> float:
-        """The demonstrated winnings (chips): the lower confidence bound of the module docstring."""
+        """The demonstrated winnings (chips): the lower confidence bound of the module docstring
+        (without the ``spare`` best hands)."""
         a = self.settings.allowance * self.big_blind
-        return self.total + a * self.hands - self._z * self.spread() * math.sqrt(self.hands)
+        hands, total, _squares = self._counted()
+        return total + a * self.hands - self._z * self.spread() * math.sqrt(hands)
 
     def budget(self) -> float:
         """What the next hand may risk (chips): the demonstrated winnings plus ``B0``."""
@@ -142,9 +165,13 @@ class RiskLedger:
             booked = min(booked, self.settings.cap * self.big_blind)
         self.hands += 1
         self.total += booked
-        delta = booked - self._mean
-        self._mean += delta / self.hands
-        self._squares += delta * (booked - self._mean)
+        self._sum += booked
+        self._squares += booked * booked
+        if self.settings.spare:
+            if len(self._best) < self.settings.spare:
+                heapq.heappush(self._best, booked)
+            elif booked > self._best[0]:
+                heapq.heapreplace(self._best, booked)
         return LedgerEntry(value, booked, self.won(), self.share())
 
 
