@@ -113,6 +113,37 @@ def test_a_cap_books_at_most_so_many_big_blinds_a_hand():
     assert capped.total == pytest.approx(-30 * BB)
 
 
+def test_spared_hands_count_neither_in_the_total_nor_in_the_spread():
+    """With ``spare=1`` the bound is the one of the same ledger without its best hand: one
+    lucky 190-big-blind hand among small ones leaves the exploiter off (on without ``spare``),
+    and a second big win takes the first one's place in the bound."""
+    spared, plain, without = ledger(spare=1), ledger(), ledger()
+    hands = [2.0, -3.0, 190.0, 1.0, -1.0, 4.0]
+    for k, value in enumerate(hands):
+        spared.settle(k % 2, value * BB)
+        plain.settle(k % 2, value * BB)
+        if value != 190.0:
+            without.settle(k % 2, value * BB)
+    assert spared.total == pytest.approx(plain.total)  # the ledger itself keeps every hand
+    assert spared.spread() == pytest.approx(without.spread())
+    assert spared.won() == pytest.approx(without.won()) and spared.share() == 0.0
+    assert plain.share() == 1.0
+    # a second big win: the 190 is still spared, the 150 counts
+    spared.settle(0, 150 * BB)
+    without.settle(0, 150 * BB)
+    assert spared.won() == pytest.approx(without.won())
+    # losses are never spared: with two to spare and one win, only the win is left out
+    losing, counted = ledger(spare=2), ledger()
+    for value in (-50.0, -20.0, 3.0):
+        losing.settle(0, value * BB)
+        counted.settle(0, value * BB)
+    without_best = ledger()
+    for value in (-50.0, -20.0):
+        without_best.settle(0, value * BB)
+    assert losing.won() == pytest.approx(without_best.won())
+    assert counted.won() != pytest.approx(without_best.won())
+
+
 def test_the_factory_takes_the_ledger_settings():
     from pokerbot.strategies.safe.agent import default_settings, safe_adaptive_factory
 

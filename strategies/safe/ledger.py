@@ -175,7 +175,15 @@ class RiskLedger:
         return LedgerEntry(value, booked, self.won(), self.share())
 
 
-def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0, luck: bool = True) -> float:
+def hand_value(
+    state: HandState,
+    position: int,
+    *,
+    samples: int = 2000,
+    seed: int = 0,
+    luck: bool = True,
+    behind: Sequence[float] | None = None,
+) -> float:
     """The chips ``position`` won in the finished hand ``state``, with the luck of the cards
     taken out where that can be done without bias (two-player 52-card hold'em):
 
@@ -191,7 +199,10 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
       is the expectation) and ``m`` the chips matched when the card came. Each term has mean
       zero over the card whatever anyone plays (up to the removal of the opponent's two
       cards, which we do not see), so the value stays an unbiased estimate of what the hand
-      was worth; only the variance falls.
+      was worth; only the variance falls. With ``behind`` (one weight a round) each term
+      also counts the betting to come: ``m`` becomes ``m + behind[r] b``, ``b`` the chips
+      each player still had behind when the card came (:func:`luck_features`); the weights are
+      fixed before the hand, so the terms keep their mean of zero.
 
     Other games: the chips won."""
     if not state.finished:
@@ -211,7 +222,10 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
         equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
         value = (2.0 * equity - 1.0) * min(state.spent)
     if luck:
-        value -= _chance_luck(state, position, last_round, seed)
+        matched, stake = luck_features(state, position, seed=seed)
+        value -= float(matched.sum())
+        if behind is not None:
+            value -= float(np.dot(np.asarray(behind, dtype=float), stake))
     return value
 
 
@@ -220,22 +234,32 @@ def _is_holdem(state: HandState) -> bool:
     return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
 
 
-def _chance_luck(state: HandState, position: int, last_round: int, seed: int) -> float:
-    """The sum of the chance corrections of :func:`hand_value` (chips)."""
+def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The chance corrections of :func:`hand_value` round by round (chips, one entry a round,
+    0 for the rounds after the last action): ``2 m_r (e_r - e_(r-1))`` and ``2 b_r (e_r -
+    e_(r-1))``, ``m_r`` the chips matched and ``b_r`` the chips behind (the stack less the
+    larger amount put in) when round ``r``'s cards came, ``e`` our equity against a random
+    holding (round 0: our deal, against the mean of the pre-flop table). Two-player 52-card
+    hold'em with our hole cards known."""
     game = state.game
     mine = state.hole_cards[position]
-    assert mine is not None
+    if mine is None:
+        raise ValueError("our hole cards are needed")
+    history = state.history()
+    last_round = max((r for r, _actor, _action in history), default=0)
     table = preflop_ehs_table()
     before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
-    matched = _matched_at_deals(state)
-    luck = 2.0 * matched[0] * (before - float(table.mean()))
+    matched, most = _matched_at_deals(state)
+    moves = np.zeros(game.num_rounds)
+    moves[0] = 2.0 * (before - float(table.mean()))
     generator = random.Random(seed)
     for r in range(1, last_round + 1):
         board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
         after = board_equity(mine, board, generator)
-        luck += 2.0 * matched[r] * (after - before)
+        moves[r] = 2.0 * (after - before)
         before = after
-    return luck
+    stake = np.asarray([game.stacks[position] - most[r] for r in range(game.num_rounds)], dtype=float)
+    return moves * np.asarray(matched, dtype=float), moves * stake
 
 
 def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.Random) -> float:
@@ -256,18 +280,21 @@ FLOP_SAMPLES = 4
 """Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
 
 
-def _matched_at_deals(state: HandState) -> list[int]:
-    """The chips matched (the smaller amount put in) when each round's cards were dealt."""
+def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
+    """The chips matched (the smaller amount put in) and the larger amount put in when each
+    round's cards were dealt."""
     game = state.game
     replay = HandState(game)
-    matched = [min(replay.spent)]
+    matched, most = [min(replay.spent)], [max(replay.spent)]
     for _round, _actor, action in state.history():
         replay.apply(action)
         while len(matched) <= replay.round and not replay.finished:
             matched.append(min(replay.spent))
+            most.append(max(replay.spent))
     while len(matched) < game.num_rounds:
         matched.append(min(replay.spent))
-    return matched
+        most.append(max(replay.spent))
+    return matched, most
 
 
-__all__ = ["FLOP_SAMPLES", "LedgerEntry", "RiskLedger", "SafetySettings", "board_equity", "hand_value"]
+__all__ = ["FLOP_SAMPLES", "LedgerEntry", "RiskLedger", "SafetySettings", "board_equity", "hand_value", "luck_features"]
