@@ -1,10 +1,12 @@
-"""Fit the weights of the betting to come in the safe agent's ledger, and measure its spread.
+"""Fit weights for the betting to come in the safe agent's ledger, and measure its spread.
 
 The ledger books each hand's value less the luck of our cards (:func:`~pokerbot.strategies.
-safe.ledger.hand_value`): chance corrections ``2 (m_r + w_r b_r) (e_r - e_(r-1))`` a round,
-``m_r`` the chips matched and ``b_r`` the chips behind when round ``r``'s cards came. Any
-weights ``w`` keep the value unbiased; good ones lower its spread, and so the number of hands
-the ledger needs to show an opponent's gifts. This script reads ACPC logs (both players'
+safe.ledger.hand_value`): chance corrections ``2 m_r (e_r - e_(r-1))`` a round, ``m_r`` the
+chips matched when round ``r``'s cards came. Corrections ``2 (m_r + w_r b_r) (e_r -
+e_(r-1))``, ``b_r`` the chips behind, would also count the betting to come: any weights ``w``
+keep the value unbiased; good ones would lower its spread, and so the number of hands the
+ledger needs to show an opponent's gifts (measured: by 0 to 3 %, so the ledger keeps ``w`` =
+0). This script reads ACPC logs (both players'
 cards), computes every hand's value and corrections from each player's side, fits ``w`` by
 least squares (the value on the ``b`` terms, the ``m`` terms' weight kept at 1), and prints
 the standard deviation of one hand's booked value with no corrections, with today's (``w``

@@ -22,7 +22,14 @@ from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
-from pokerbot.strategies.safe.ledger import FLOP_SAMPLES, RiskLedger, SafetySettings, board_equity, hand_value
+from pokerbot.strategies.safe.ledger import (
+    FLOP_SAMPLES,
+    RiskLedger,
+    SafetySettings,
+    board_equity,
+    hand_value,
+    luck_features,
+)
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
 
 NOLIMIT = load_game("holdem-nolimit-2p")
@@ -222,6 +229,12 @@ def test_a_river_showdown_and_a_fold_are_the_chips_won_less_the_card_luck():
     luck = 2 * 50 * (aces - table.mean()) + sum(2 * 100 * (b - a) for a, b in itertools.pairwise(equities))
     checked = _allin_hand("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL] + [CALL] * 6)
     assert hand_value(checked, 0) == pytest.approx(checked.values()[0] - luck)
+    # round by round: the matched chips' terms are the corrections taken off; the chips behind
+    # (the stack less the big blind's 100 at every deal here) weigh the same equity moves
+    matched, behind = luck_features(checked, 0)
+    assert matched.sum() == pytest.approx(checked.values()[0] - hand_value(checked, 0))
+    assert matched[0] == pytest.approx(2 * 50 * (aces - table.mean()))
+    assert behind == pytest.approx(matched / np.array([50, 100, 100, 100]) * (NOLIMIT.stacks[0] - 100))
 
 
 def test_the_chance_corrections_have_mean_zero_over_the_card():

@@ -175,15 +175,7 @@ class RiskLedger:
         return LedgerEntry(value, booked, self.won(), self.share())
 
 
-def hand_value(
-    state: HandState,
-    position: int,
-    *,
-    samples: int = 2000,
-    seed: int = 0,
-    luck: bool = True,
-    behind: Sequence[float] | None = None,
-) -> float:
+def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0, luck: bool = True) -> float:
     """The chips ``position`` won in the finished hand ``state``, with the luck of the cards
     taken out where that can be done without bias (two-player 52-card hold'em):
 
@@ -199,10 +191,7 @@ def hand_value(
       is the expectation) and ``m`` the chips matched when the card came. Each term has mean
       zero over the card whatever anyone plays (up to the removal of the opponent's two
       cards, which we do not see), so the value stays an unbiased estimate of what the hand
-      was worth; only the variance falls. With ``behind`` (one weight a round) each term
-      also counts the betting to come: ``m`` becomes ``m + behind[r] b``, ``b`` the chips
-      each player still had behind when the card came (:func:`luck_features`); the weights are
-      fixed before the hand, so the terms keep their mean of zero.
+      was worth; only the variance falls (:func:`luck_features`, round by round).
 
     Other games: the chips won."""
     if not state.finished:
@@ -222,10 +211,8 @@ def hand_value(
         equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
         value = (2.0 * equity - 1.0) * min(state.spent)
     if luck:
-        matched, stake = luck_features(state, position, seed=seed)
+        matched, _behind = luck_features(state, position, seed=seed)
         value -= float(matched.sum())
-        if behind is not None:
-            value -= float(np.dot(np.asarray(behind, dtype=float), stake))
     return value
 
 
@@ -240,7 +227,9 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
     e_(r-1))``, ``m_r`` the chips matched and ``b_r`` the chips behind (the stack less the
     larger amount put in) when round ``r``'s cards came, ``e`` our equity against a random
     holding (round 0: our deal, against the mean of the pre-flop table). Two-player 52-card
-    hold'em with our hole cards known."""
+    hold'em with our hole cards known. :func:`hand_value` subtracts the first; the second,
+    the luck of the betting to come, lowers the spread by 0 to 3 % only when fitted
+    (``benchmarks/ledger_fit.py``, ``docs/experiments.md``), so it is not subtracted."""
     game = state.game
     mine = state.hole_cards[position]
     if mine is None:
