@@ -35,10 +35,10 @@ LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
 """Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds."""
 
 
-DEFEND = True
-"""The no-limit blueprint part plays with its minimum defence
-(:mod:`pokerbot.strategies.abstract.defence`: facing a bet it never folds more of its range
-than the bet's price), which lowers what a local best response wins (``docs/experiments.md``)."""
+DEFEND = False
+"""Whether the no-limit blueprint part plays with its minimum defence
+(:mod:`pokerbot.strategies.abstract.defence`) by default: not, since the local best response
+won no less against the defended blueprint (``docs/experiments.md``)."""
 
 
 def default_settings(game: Game) -> SafetySettings:
