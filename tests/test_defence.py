@@ -60,7 +60,7 @@ def test_the_range_is_the_product_of_the_policys_probabilities(players):
     # by brute force: the undefended policy's probability of each of our actions, holding by holding
     steps = []
     replay = HandState(NOLIMIT)
-    replay.board_cards = list(view.state.board_cards)
+    replay.board_cards = tuple(view.state.board_cards)
     for _round, actor, action in view.state.history():
         if actor == view.position:
             steps.append((replay.copy(), action))

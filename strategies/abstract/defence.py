@@ -121,7 +121,7 @@ class RangeDefence:
         used[list(board)] = True
         weights = (~(used[HAND_CARDS[:, 0]] | used[HAND_CARDS[:, 1]])).astype(float)
         replay = HandState(state.game)
-        replay.board_cards = list(state.board_cards)
+        replay.board_cards = tuple(state.board_cards)
         for _round, actor, action in state.history():
             if actor == position:
                 weights *= self._action_probabilities(replay, position, hand_number, action)
