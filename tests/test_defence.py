@@ -46,11 +46,11 @@ def free_holdings(state: HandState, count: int, seed: int) -> list[tuple[int, in
 
 def test_the_price_is_what_the_bettor_added_over_the_pot():
     state = parse_match_state("MATCHSTATE:1:0:r200c/cc/r600:|3c4d/9c4hKd/3h", NOLIMIT).state
-    assert RangeDefence._price(state) == pytest.approx(400 / 800)  # a pot-sized bet: 1/2
+    assert RangeDefence.price(state) == pytest.approx(400 / 800)  # a pot-sized bet: 1/2
     raised = parse_match_state("MATCHSTATE:0:0:r200c/cr400r1200:3c4d|/9c4hKd", NOLIMIT).state
     # we bet 200 more (to 400), they raise to 1200: 1000 added, the pot 1600
-    assert RangeDefence._price(raised) == pytest.approx(1000 / 1600)
-    assert RangeDefence._price(HandState(NOLIMIT)) == 1.0  # the blinds are not a bet
+    assert RangeDefence.price(raised) == pytest.approx(1000 / 1600)
+    assert RangeDefence.price(HandState(NOLIMIT)) == 1.0  # the blinds are not a bet
 
 
 def test_the_range_is_the_product_of_the_policys_probabilities(players):
@@ -84,7 +84,7 @@ def test_facing_a_bet_the_range_folds_no_more_than_the_price(players, line):
     defence = defended.defence
     state, position, hand = view.state, view.position, view.hand_number
     weights = defence.range(state, position, hand)
-    price = RangeDefence._price(state)
+    price = RangeDefence.price(state)
     board = set(state.visible_board())
     before = after = 0.0
     strength = np.nan_to_num(defence.abstraction.ehs_all(state.visible_board()), nan=-1.0)

@@ -99,7 +99,7 @@ class RangeDefence:
             return None
         folds = self._action_probabilities(state, position, hand_number, FOLD)
         mass = weights * folds
-        price = self._price(state)
+        price = self.price(state)
         excess = float(mass.sum()) - price * total
         if excess <= 1e-12 * total:
             return None
@@ -152,7 +152,7 @@ class RangeDefence:
         return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HANDS)
 
     @staticmethod
-    def _price(state: HandState) -> float:
+    def price(state: HandState) -> float:
         """The most of the range that may fold: what the opponent added with its last action
         over the pot now."""
         history = state.history()
