@@ -83,8 +83,9 @@ class SafetySettings(BaseModel):
     in the total nor in the spread): winnings must show without the luckiest ``spare`` hands.
     Against a player who gives nothing away one lucky all-in is most of the total (the luck
     of the stake that went in after the cards, which the corrections leave in); a weak
-    player's gifts come in many hands and survive it. Booking less only delays the
-    exploiter, so the rule stays safe."""
+    player's gifts come in many hands and survive it, some tens of hands later. Booking
+    less only delays the exploiter, so the rule stays safe. No-limit's default is 1
+    (``docs/experiments.md``: against LBR and the issue's opponents)."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
