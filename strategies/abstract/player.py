@@ -7,7 +7,9 @@ located by :class:`~pokerbot.strategies.abstract.translation.TreeTranslator` (op
 off the tree read by the pseudo-harmonic mapping, the tree's raises played as the same pot
 fractions of the real pot); where translation leaves the tree (a raise the tree has no room
 for) the player calls when its effective hand strength beats the pot odds and folds
-otherwise (checks when it can).
+otherwise (checks when it can). With ``defend=True`` (no-limit, registered as
+``blueprint-defended``) it never folds more of its own range than a bet's price
+(:mod:`.defence`).
 
 Shipped policies (``strategies/abstract/data/NAME.npz``), each made by the command in
 ``docs/experiments.md``: heads-up limit hold'em ``mccfr10``, ``mccfr100``, ``mcts10``,

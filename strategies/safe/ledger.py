@@ -15,7 +15,8 @@ hands, and positions alternate). ``total`` is their sum over the ``n`` hands so 
 
 with ``s`` the standard deviation of one hand's ``v`` (estimated from the hands, shrunk
 towards a prior ``s0`` with the weight of ``prior_hands`` hands), ``z`` the one-sided
-normal quantile of ``confidence`` and ``a`` an allowance per hand (default 0).
+normal quantile of ``confidence`` and ``a`` an allowance per hand (default 0); the
+``spare`` best hands (no-limit's default: 1) count neither in ``total`` nor in ``s`` and ``n``.
 
 **Draw.** Before each hand the agent plays its exploiter for the whole hand with
 probability ``lam = clip((won + B0) / R, 0, 1)`` and the blueprint otherwise, where ``B0``
