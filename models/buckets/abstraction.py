@@ -154,10 +154,7 @@ class EhsAbstraction(CardAbstraction):
             if any(k[len(hole) :] == boards for k in self._cache):
                 # a second holding on this board (a best response asking about a range): every
                 # hand at once costs about two single hands
-                if len(self._boards) >= 4:
-                    self._boards.clear()
-                table = self._boards[boards] = board_ehs(board)
-                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
+                return float(self.ehs_all(boards)[int(HAND_INDEX[hole[0], hole[1]])])
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 

@@ -25,6 +25,7 @@ per public state. Amounts are chips.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,13 @@ from pokerbot.strategies.abstract.translation import TreeTranslator
 
 CACHED_STATES = 8
 """Public states whose defence is kept (a best response asks many holdings at one state)."""
+
+
+def calls_at_pot_odds(strength: Any, state: HandState) -> Any:
+    """The pot-odds rule of a player off its tree, facing a bet: call when the effective hand
+    strength (one value or an array of them) is at least ``call / (pot + call)``."""
+    call = state.legal_actions().call_amount
+    return strength >= call / (state.pot + call)
 
 
 class RangeDefence:
@@ -142,11 +150,9 @@ class RangeDefence:
                 chosen = sum(float(p) for a, p in zip(real, row, strict=True) if a == action)
                 by_bucket[b] = chosen / row.sum() if row.sum() > 0.0 else 0.0
             return by_bucket[self.abstraction.buckets_all(state.visible_board(), state.round)]
-        legal = state.legal_actions()  # off the tree: the player's pot-odds rule
-        if legal.call_amount == 0 or not legal.can_fold:
+        if not self.applies(state):  # off the tree: the player's pot-odds rule
             return np.full(NUM_HANDS, 1.0 if action == CALL else 0.0)
-        strength = np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=0.0)
-        calls = strength >= legal.call_amount / (state.pot + legal.call_amount)
+        calls = calls_at_pot_odds(np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=0.0), state)
         if action == CALL:
             return calls.astype(float)
         return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HANDS)
@@ -169,4 +175,4 @@ class RangeDefence:
         return added / state.pot if state.pot > 0 else 0.0
 
 
-__all__ = ["CACHED_STATES", "RangeDefence"]
+__all__ = ["CACHED_STATES", "RangeDefence", "calls_at_pot_odds"]

@@ -27,7 +27,7 @@ from pokerbot.models.buckets.abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.abstract.defence import RangeDefence
+from pokerbot.strategies.abstract.defence import RangeDefence, calls_at_pot_odds
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
@@ -107,8 +107,7 @@ class AbstractPolicyPlayer(Strategy):
         if not isinstance(abstraction, EhsAbstraction):
             return {CALL: 1.0}
         strength = abstraction.ehs(view.hole_cards, state.visible_board())
-        odds = legal.call_amount / (state.pot + legal.call_amount)
-        return {CALL: 1.0} if strength >= odds else {FOLD: 1.0}
+        return {CALL: 1.0} if calls_at_pot_odds(strength, state) else {FOLD: 1.0}
 
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The actions the policy plays in ``view`` with their probabilities (zeros dropped)."""

@@ -118,7 +118,6 @@ class RiskLedger:
         self.hands = 0
         self.total = 0.0
         """Sum of ``v - r_p`` over the hands (chips)."""
-        self._sum = 0.0
         self._squares = 0.0
         self._best: list[float] = []
         """The ``spare`` largest booked values (a min-heap)."""
@@ -129,7 +128,7 @@ class RiskLedger:
         spared = [x for x in self._best if x > 0.0]
         return (
             self.hands - len(spared),
-            self._sum - sum(spared),
+            self.total - sum(spared),
             self._squares - sum(x * x for x in spared),
         )
 
@@ -167,7 +166,6 @@ class RiskLedger:
             booked = min(booked, self.settings.cap * self.big_blind)
         self.hands += 1
         self.total += booked
-        self._sum += booked
         self._squares += booked * booked
         if self.settings.spare:
             if len(self._best) < self.settings.spare:
