@@ -42,11 +42,20 @@ OPPONENTS = (
 
 
 def agent(
-    game: Game, seed: int, budget: str, stake: float, cap: float | None = None, spare: int = 0, defend: bool = False
+    game: Game,
+    seed: int,
+    budget: str,
+    stake: float,
+    cap: float | None = None,
+    spare: int | None = None,
+    defend: bool = False,
 ) -> SafeAdaptiveAgent:
     """``adaptive:BUDGET`` with the initial stake ``stake``, the cap ``cap`` (big blinds), ``spare``
-    best hands left out of the bound, and the blueprint's minimum defence when ``defend``."""
-    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap, "spare": spare})
+    best hands left out of the bound (None: the game's default), and the blueprint's minimum
+    defence when ``defend``."""
+    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap})
+    if spare is not None:
+        settings = settings.model_copy(update={"spare": spare})
     return safe_adaptive_factory(game, seed, budget, settings, defend=defend)
 
 
@@ -58,7 +67,7 @@ def duplicate(
     budget: str,
     stake: float,
     cap: float | None = None,
-    spare: int = 0,
+    spare: int | None = None,
     defend: bool = False,
 ) -> tuple[list[float], int]:
     """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
@@ -86,14 +95,17 @@ def main() -> None:
     parser.add_argument("--budget", default="500nodes", help="the exploiter's budget per decision")
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
     parser.add_argument("--cap", type=float, help="the ledger's cap in every variant (big blinds a hand)")
-    parser.add_argument("--spare", type=int, default=0, help="best hands the bound leaves out, every variant")
+    parser.add_argument(
+        "--spare", type=int, help="best hands the bound leaves out, every variant (default: the game's)"
+    )
     parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
     args = parser.parse_args()
     game = load_game(args.game)
     scale = 1000.0 / game.big_blind
     heads = " | ".join(f"B0 = {stake:g} BB (exploiter hands)" for stake in args.stakes)
     capped = f", cap {args.cap:g} BB" if args.cap is not None else ""
-    capped += f", spare {args.spare}" if args.spare else ""
+    spare = default_settings(game).spare if args.spare is None else args.spare
+    capped += f", spare {spare}"
     capped += ", defended blueprint" if args.defend else ""
     print(f"{args.game}, adaptive:{args.budget}{capped}, {args.hands} deals in duplicate, seed {args.seed}")
     print(f"| opponent | {heads} | seconds |")

@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--lbr-second", action="store_true", help="LBR in the second seat")
     parser.add_argument("--hands-shown", type=int, default=24)
     parser.add_argument("--cap", type=float, help="the most one hand books (big blinds)")
-    parser.add_argument("--spare", type=int, default=0, help="best hands the bound leaves out")
+    parser.add_argument("--spare", type=int, help="best hands the bound leaves out (default: the game's)")
     parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
     args = parser.parse_args()
     game = load_game(args.game)
@@ -44,7 +44,9 @@ def main() -> None:
     name, _, budget = args.strategy.partition(":")
     if name != "adaptive":
         raise SystemExit(f"--strategy must be adaptive or adaptive:BUDGET, got {args.strategy}")
-    settings = default_settings(game).model_copy(update={"cap": args.cap, "spare": args.spare})
+    settings = default_settings(game).model_copy(update={"cap": args.cap})
+    if args.spare is not None:
+        settings = settings.model_copy(update={"spare": args.spare})
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
         made.append(safe_adaptive_factory(game, seed, budget or None, settings, defend=args.defend))
