@@ -14,7 +14,7 @@ SHIPPED: dict[str, str] = {
     "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
     "mcrnr10": "MCRNR (p = 0.75, 2B iterations) counter-strategy to a model of calling-station, 10 EHS buckets, "
     "limit hold'em.",
-    "mccfr10-nl": "Outcome-sampling MCCFR policy (500M iterations), 10 percentile EHS buckets, fold/call/half "
+    "mccfr10-nl": "Outcome-sampling MCCFR policy (2B iterations), 10 percentile EHS buckets, fold/call/half "
     "pot/pot/all-in (pseudo-harmonic translation), heads-up no-limit hold'em.",
 }
 """Shipped policy names (files ``strategies/abstract/data/NAME.npz``) and their summaries."""
