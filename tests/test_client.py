@@ -432,13 +432,15 @@ async def test_an_ordered_slow_learner_observes_every_hand(tmp_path: Path) -> No
 
     class SlowLearner(Recording):
         def observe(self, view: MatchState) -> None:
-            time.sleep(0.3)
+            time.sleep(0.6)
             super().observe(view)
 
+    # Hand 1's request comes 0.1 s into hand 0's 0.6 s observation, so its 0.3 s run out; hand
+    # 0's decision has the same 0.3 s, ample even on a loaded machine.
     dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]}, pauses={HAND_0[2]: 0.1})
     with capture_logs() as logs:
         result = await play_against(
-            dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process", ordered=True
+            dealer, SlowLearner(KUHN, record), time_per_action=0.3, isolation="process", ordered=True
         )
     assert result.hands_played == 2 and result.error is None and result.fallbacks == 1
     assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
@@ -500,13 +502,14 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
 
     class SlowLearner(Recording):
         def observe(self, view: MatchState) -> None:
-            time.sleep(0.5)
+            time.sleep(0.8)
             super().observe(view)
 
-    # The pause lets hand 0's observation begin before hand 1's request comes.
+    # The pause lets hand 0's observation begin before hand 1's request comes; that request's
+    # 0.3 s end 0.5 s into the 0.8 s observation (hand 0's decision has 0.3 s: ample under load).
     dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]}, pauses={HAND_0[2]: 0.2})
     with capture_logs() as logs:
-        result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.05, isolation="process")
+        result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.3, isolation="process")
     assert result.hands_played == 2 and result.error is None
     # Hand 1's request waited behind hand 0's observation: it fell back on time, and hand 1's
     # end was skipped instead of queued behind that late decision.
