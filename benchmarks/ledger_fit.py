@@ -1,7 +1,7 @@
 """Fit weights for the betting to come in the safe agent's ledger, and measure its spread.
 
 The ledger books each hand's value less the luck of our cards (:func:`~pokerbot.strategies.
-safe.ledger.hand_value`): chance corrections ``2 m_r (e_r - e_(r-1))`` a round, ``m_r`` the
+safe.values.hand_value`): chance corrections ``2 m_r (e_r - e_(r-1))`` a round, ``m_r`` the
 chips matched when round ``r``'s cards came. Corrections ``2 (m_r + w_r b_r) (e_r -
 e_(r-1))``, ``b_r`` the chips behind, would also count the betting to come: any weights ``w``
 keep the value unbiased; good ones would lower its spread, and so the number of hands the
@@ -27,7 +27,7 @@ import numpy as np
 
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.matchlog import read_log
-from pokerbot.strategies.safe.ledger import hand_value, luck_features
+from pokerbot.strategies.safe.values import hand_value, luck_features
 
 
 def rows(paths: list[Path], game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

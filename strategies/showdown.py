@@ -1,6 +1,6 @@
 """Exact hold'em showdown arithmetic over all 1,326 holdings, compiled with numba.
 
-Two questions the equity-driven strategies ask about a board of 52-card hold'em (two hole
+Three questions the equity-driven strategies ask about a board of 52-card hold'em (two hole
 cards, five board cards in all; three, four or five of them known):
 
 * :func:`equity_vs_random_all` answers, for **every** holding at once, the exact chances of
@@ -14,6 +14,9 @@ cards, five board cards in all; three, four or five of them known):
   holding use. After the flop this is exact (every run-out is enumerated); pre-flop it is a
   Monte Carlo over ``samples`` boards drawn by the caller's seed, each board scored exactly
   against the whole range (standard deviation below ``0.5 / sqrt(samples)``).
+* :func:`equity_all_vs_holding` answers, for **every** holding at once, its equity against
+  one known holding (the safe agent's ledger values each holding we might have held against
+  the cards the opponent showed; exact after the flop, sampled boards pre-flop).
 
 Hands are ranked by the card abstraction's compiled ranker,
 :func:`pokerbot.models.buckets.evaluator.rank_hand`, the twin of
@@ -320,10 +323,57 @@ def equity_vs_ranges(
     return _vs_ranges_kernel(np.array(hero, dtype=np.int64), known, matrix, HOLDINGS, boards)
 
 
+@_compiled
+def _vs_holding_kernel(known: np.ndarray, villain: int, holdings: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    count = holdings.shape[0]
+    score = np.zeros(count)
+    seen = np.zeros(count)
+    board = np.empty(5, dtype=np.int64)
+    ranks = np.empty(count, dtype=np.int64)
+    a0, b0 = holdings[villain, 0], holdings[villain, 1]
+    for r in range(boards.shape[0]):
+        board[: known.shape[0]] = known
+        for i in range(boards.shape[1]):
+            board[known.shape[0] + i] = boards[r, i]
+        _rank_holdings(board, holdings, ranks)
+        theirs = ranks[villain]
+        for h in range(count):
+            a, b = holdings[h, 0], holdings[h, 1]
+            if ranks[h] < 0 or a == a0 or a == b0 or b == a0 or b == b0:
+                continue
+            score[h] += 1.0 if ranks[h] > theirs else 0.5 if ranks[h] == theirs else 0.0
+            seen[h] += 1.0
+    for h in range(count):
+        score[h] = score[h] / seen[h] if seen[h] > 0.0 else 0.0
+    return score
+
+
+def equity_all_vs_holding(
+    board: Sequence[Card], villain: Sequence[Card], *, samples: int = 500, seed: int = 0
+) -> np.ndarray:
+    """The equity (wins + ties / 2) of every holding (an array over :data:`HOLDINGS`) against
+    the one holding ``villain`` at showdown, the rest of ``board`` dealt uniformly from the
+    cards that neither holding nor the board uses; 0 for holdings that clash with ``villain``
+    or ``board``. Exact with 3 to 5 board cards; with fewer, every holding is scored on the
+    same ``samples`` boards drawn from ``seed`` (the ones that use none of its cards)."""
+    if len(board) > TOTAL_BOARD:
+        raise ValueError(f"a board has at most {TOTAL_BOARD} cards, got {len(board)}")
+    used = set(board) | set(villain)
+    remaining = np.array([c for c in range(NUM_CARDS) if c not in used], dtype=np.int64)
+    missing = TOTAL_BOARD - len(board)
+    if missing <= 2:
+        boards = _runouts(remaining, missing)
+    else:
+        generator = np.random.default_rng(seed)
+        boards = remaining[np.argsort(generator.random((samples, len(remaining))), axis=1)[:, :missing]]
+    return _vs_holding_kernel(np.array(board, dtype=np.int64), holding_index(villain), HOLDINGS, boards)
+
+
 __all__ = [
     "HOLDINGS",
     "NUM_HOLDINGS",
     "conflict_mask",
+    "equity_all_vs_holding",
     "equity_vs_random_all",
     "equity_vs_ranges",
     "holding_index",

@@ -87,7 +87,7 @@ def test_facing_a_bet_the_range_folds_no_more_than_the_price(players, line):
     price = RangeDefence.price(state)
     board = set(state.visible_board())
     before = after = 0.0
-    strength = np.nan_to_num(defence.abstraction.ehs_all(state.visible_board()), nan=-1.0)
+    strength = np.nan_to_num(defence.ranges.abstraction.ehs_all(state.visible_board()), nan=-1.0)
     moved_by_strength = []
     for k, (a, b) in enumerate(HAND_CARDS):
         if weights[k] <= 0.0 or a in board or b in board:

@@ -22,14 +22,8 @@ from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
-from pokerbot.strategies.safe.ledger import (
-    FLOP_SAMPLES,
-    RiskLedger,
-    SafetySettings,
-    board_equity,
-    hand_value,
-    luck_features,
-)
+from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings
+from pokerbot.strategies.safe.values import FLOP_SAMPLES, board_equity, hand_value, luck_features
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
 
 NOLIMIT = load_game("holdem-nolimit-2p")

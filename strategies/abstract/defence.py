@@ -25,45 +25,28 @@ per public state. Amounts are chips.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.abstraction import EhsAbstraction
-from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, NUM_HANDS
+from pokerbot.models.buckets.evaluator import HAND_INDEX, NUM_HANDS
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
+from pokerbot.strategies.abstract.ranges import PolicyRange, faces_fold
 from pokerbot.strategies.abstract.translation import TreeTranslator
 
 CACHED_STATES = 8
 """Public states whose defence is kept (a best response asks many holdings at one state)."""
 
 
-def calls_at_pot_odds(strength: Any, state: HandState) -> Any:
-    """The pot-odds rule of a player off its tree, facing a bet: call when the effective hand
-    strength (one value or an array of them) is at least ``call / (pot + call)``."""
-    call = state.legal_actions().call_amount
-    return strength >= call / (state.pot + call)
-
-
 class RangeDefence:
     """The minimum-defence adjustment of a no-limit abstract policy (module docstring)."""
 
     def __init__(self, policy: AbstractPolicy, translator: TreeTranslator) -> None:
-        if not isinstance(policy.abstraction, EhsAbstraction):
-            raise ValueError("the range defence needs an EHS card abstraction (hold'em)")
-        self.policy = policy
-        self.abstraction: EhsAbstraction = policy.abstraction
-        self.translator = translator
+        self.ranges = PolicyRange(policy, translator)
+        """The policy's range (:mod:`.ranges`): the undefended probabilities of every holding."""
         self._cache: dict[Hashable, np.ndarray | None] = {}
-
-    @staticmethod
-    def applies(state: HandState) -> bool:
-        """True where the player to act faces a bet it may fold to."""
-        legal = state.legal_actions()
-        return legal.can_fold and legal.call_amount > 0
 
     def adjust(
         self,
@@ -75,7 +58,7 @@ class RangeDefence:
     ) -> dict[Action, float]:
         """``distribution`` (the policy's, for ``hole``) with the defence applied."""
         fold = distribution.get(FOLD, 0.0)
-        if fold <= 0.0 or not self.applies(state):
+        if fold <= 0.0 or not faces_fold(state):
             return distribution
         moved = self.moved_fraction(state, position, hand_number)
         if moved is None:
@@ -105,13 +88,13 @@ class RangeDefence:
         total = float(weights.sum())
         if total <= 0.0:
             return None
-        folds = self._action_probabilities(state, position, hand_number, FOLD)
+        folds = self.ranges.action_probabilities(state, position, hand_number, FOLD)
         mass = weights * folds
         price = self.price(state)
         excess = float(mass.sum()) - price * total
         if excess <= 1e-12 * total:
             return None
-        strength = np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=-1.0)
+        strength = np.nan_to_num(self.ranges.abstraction.ehs_all(state.visible_board()), nan=-1.0)
         order = np.lexsort((np.arange(NUM_HANDS), -strength))
         before = np.cumsum(mass[order]) - mass[order]
         moved_sorted = np.zeros(NUM_HANDS)
@@ -123,39 +106,8 @@ class RangeDefence:
 
     def range(self, state: HandState, position: int, hand_number: int) -> np.ndarray:
         """The weight of every holding given ``position``'s actions so far in the hand (0 for
-        holdings that use a visible board card)."""
-        board = state.visible_board()
-        used = np.zeros(52, dtype=bool)
-        used[list(board)] = True
-        weights = (~(used[HAND_CARDS[:, 0]] | used[HAND_CARDS[:, 1]])).astype(float)
-        replay = HandState(state.game)
-        replay.board_cards = tuple(state.board_cards)
-        for _round, actor, action in state.history():
-            if actor == position:
-                weights *= self._action_probabilities(replay, position, hand_number, action)
-                if not weights.any():
-                    return weights
-            replay.apply(action)
-        return weights
-
-    def _action_probabilities(self, state: HandState, position: int, hand_number: int, action: Action) -> np.ndarray:
-        """The policy's probability of ``action`` at ``state`` for every holding."""
-        where = self.translator.locate(state, position, hand_number)
-        if where.synced:
-            real = self.translator.real_actions(where.node, state)
-            count = self.abstraction.num_buckets[state.round]
-            by_bucket = np.zeros(count)
-            for b in range(count):
-                row = self.policy.row(where.node, b).astype(float)
-                chosen = sum(float(p) for a, p in zip(real, row, strict=True) if a == action)
-                by_bucket[b] = chosen / row.sum() if row.sum() > 0.0 else 0.0
-            return by_bucket[self.abstraction.buckets_all(state.visible_board(), state.round)]
-        if not self.applies(state):  # off the tree: the player's pot-odds rule
-            return np.full(NUM_HANDS, 1.0 if action == CALL else 0.0)
-        calls = calls_at_pot_odds(np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=0.0), state)
-        if action == CALL:
-            return calls.astype(float)
-        return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HANDS)
+        holdings that use a visible board card): the undefended policy's reach."""
+        return self.ranges.reach(state, position, hand_number)
 
     @staticmethod
     def price(state: HandState) -> float:
@@ -175,4 +127,4 @@ class RangeDefence:
         return added / state.pot if state.pot > 0 else 0.0
 
 
-__all__ = ["CACHED_STATES", "RangeDefence", "calls_at_pot_odds"]
+__all__ = ["CACHED_STATES", "RangeDefence"]

@@ -19,16 +19,21 @@ the strongest equilibrium-style policy (``blueprint``).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import cache
 from importlib import resources
 
+import numpy as np
+
 from pokerbot.models.buckets.abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.abstract.defence import RangeDefence, calls_at_pot_odds
+from pokerbot.strategies.abstract.defence import RangeDefence
 from pokerbot.strategies.abstract.policy import AbstractPolicy
+from pokerbot.strategies.abstract.ranges import PolicyRange, calls_at_pot_odds, faces_fold
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
 from pokerbot.strategies.base import ActionProbabilities, Strategy, StrategyFactory, normalized
@@ -59,6 +64,8 @@ class AbstractPolicyPlayer(Strategy):
         self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
         self.defence = RangeDefence(policy, self.translator) if defend and self.translator is not None else None
         """The minimum defence (:mod:`.defence`; no-limit only, off by default)."""
+        self.ranges = PolicyRange(policy, self.translator) if isinstance(policy.abstraction, EhsAbstraction) else None
+        """Every holding's probabilities and reach (:mod:`.ranges`; hold'em policies)."""
 
     def prepare(self) -> None:
         """Load the compiled hand-strength code (else paid by the first decision after the flop)."""
@@ -116,9 +123,21 @@ class AbstractPolicyPlayer(Strategy):
     def probability_key(self, view: MatchState) -> Hashable:
         """The bucket on the tree (hole cards in one bucket get the same probabilities); the
         hole cards off it, and where the defence may move a holding's folds."""
-        if self.defence is not None and self.defence.applies(view.state):
+        if self.defence is not None and faces_fold(view.state):
             return view.hole_cards
         return self.bucket(view) if self.locate(view).synced else view.hole_cards
+
+    def reach(
+        self, state: HandState, position: int, hand_number: int, board: Sequence[Card] | None = None
+    ) -> np.ndarray | None:
+        """The weight of every holding given this player's actions in the hand ``state`` (it
+        played ``position`` in hand ``hand_number``; holdings on a card of ``board``, default
+        the visible board, weigh 0): :meth:`.ranges.PolicyRange.reach`. None where it is not
+        known: without an EHS card abstraction, or with the minimum defence (whose calls
+        depend on the range)."""
+        if self.ranges is None or self.defence is not None:
+            return None
+        return self.ranges.reach(state, position, hand_number, board)
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         distribution = self.distribution(view)

@@ -21,11 +21,16 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import structlog
+
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
-from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings, board_equity, hand_value
+from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings
+from pokerbot.strategies.safe.values import RangeReporter, board_equity, hand_value, range_hand_value
+
+_log = structlog.get_logger(__name__)
 
 NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0, spare=1)
 """Heads-up no-limit hold'em (200 big blinds): an exploiting hand may lose 20 big blinds
@@ -108,13 +113,29 @@ class SafeAdaptiveAgent(Strategy):
 
     def observe(self, view: MatchState) -> None:
         """Settle the hand in the ledger; both parts learn from it."""
-        state = view.state
-        value = hand_value(state, view.position, seed=view.hand_number)
-        self.history.append(self.ledger.settle(view.position, value))
-        if self._hand is not None and self._hand[0] == view.hand_number and self._hand[1] is self.exploiter:
+        exploited = self._hand is not None and self._hand[0] == view.hand_number and self._hand[1] is self.exploiter
+        self.history.append(self.ledger.settle(view.position, self.hand_value(view, exploited)))
+        if exploited:
             self.exploited_hands += 1
         self.exploiter.observe(view)
         self.blueprint.observe(view)
+
+    def hand_value(self, view: MatchState, exploited: bool) -> float:
+        """What the finished hand of ``view`` books (chips, before the reference): over the
+        blueprint's range when it played the hand and the settings ask for it
+        (:func:`~pokerbot.strategies.safe.values.range_hand_value`), else at our holding
+        (:func:`~pokerbot.strategies.safe.values.hand_value`)."""
+        state = view.state
+        if not exploited and self.ledger.settings.imaginary and isinstance(self.blueprint, RangeReporter):
+            last_round = max((r for r, _actor, _action in state.history()), default=0)
+            board = state.board_cards[: self.game.board_start[last_round] + self.game.num_board_cards[last_round]]
+            reach = self.blueprint.reach(state, view.position, view.hand_number, board)
+            if reach is not None:
+                try:
+                    return range_hand_value(state, view.position, reach, seed=view.hand_number)
+                except ValueError as error:  # a range that does not explain our play: a bug to report
+                    _log.warning("range value failed", hand=view.hand_number, error=str(error))
+        return hand_value(state, view.position, seed=view.hand_number)
 
 
 def _derived_seed(seed: int | None, part: int) -> int | None:

@@ -5,7 +5,7 @@ hold'em, where neither the game value nor the opponent's mistakes can be compute
 Amounts are chips; the settings are in big blinds.
 
 **Ledger.** After every hand the ledger books ``v - r_p``: ``v`` the chips the hand won
-with the luck of the cards taken out (:func:`hand_value`: all-in adjusted, and AIVAT's
+with the luck of the cards taken out (:mod:`.values`: all-in adjusted, and AIVAT's
 chance corrections with our equity as value function), and ``r_p`` the blueprint's reference value in the
 position played (default 0 for both positions: the heads-up game is worth 0 over a pair of
 hands, and positions alternate). ``total`` is their sum over the ``n`` hands so far, and the
@@ -43,19 +43,10 @@ from __future__ import annotations
 
 import heapq
 import math
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from scipy.stats import norm
-
-from pokerbot.models.buckets.evaluator import HAND_INDEX
-from pokerbot.models.buckets.preflop import preflop_ehs_table
-from pokerbot.protocol.cards import Card
-from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges, holding_index
 
 
 class SafetySettings(BaseModel):
@@ -87,6 +78,13 @@ class SafetySettings(BaseModel):
     player's gifts come in many hands and survive it, some tens of hands later. Booking
     less only delays the exploiter, so the rule stays safe. No-limit's default is 1
     (``docs/experiments.md``: against LBR and the issue's opponents)."""
+    imaginary: bool = True
+    """Value the blueprint's hands over every holding it could have held, weighted by its
+    reach (:func:`~pokerbot.strategies.safe.values.range_hand_value`: AIVAT's imaginary
+    observations of our own cards) rather than at the holding dealt
+    (:func:`~pokerbot.strategies.safe.values.hand_value`, always used for the exploiter's
+    hands, whose search gives no range). Less luck per hand, so winnings show sooner and luck
+    opens the exploiter less often (``docs/experiments.md``)."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
@@ -175,115 +173,4 @@ class RiskLedger:
         return LedgerEntry(value, booked, self.won(), self.share())
 
 
-def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0, luck: bool = True) -> float:
-    """The chips ``position`` won in the finished hand ``state``, with the luck of the cards
-    taken out where that can be done without bias (two-player 52-card hold'em):
-
-    * **all-in adjustment**: when the money went in before the river and the hand went to a
-      showdown with both holdings known, the equity of the holdings over the board cards
-      dealt after the last action (exact from the flop on, a Monte Carlo of ``samples`` boards
-      pre-flop) times the matched chips replaces the board that came;
-    * **chance corrections** (``luck``; AIVAT's, Burch et al. 2018, with a value function of
-      our cards alone): for our deal and each board card dealt before the last action, minus
-      ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact on the
-      turn and river; on the flop an unbiased estimate from sampled turn cards drawn from
-      ``seed``, :func:`board_equity`; pre-flop the shipped table, whose mean over the deals
-      is the expectation) and ``m`` the chips matched when the card came. Each term has mean
-      zero over the card whatever anyone plays (up to the removal of the opponent's two
-      cards, which we do not see), so the value stays an unbiased estimate of what the hand
-      was worth; only the variance falls (:func:`luck_features`, round by round).
-
-    Other games: the chips won."""
-    if not state.finished:
-        raise ValueError("the hand is not over")
-    value = float(state.values()[position])
-    game = state.game
-    mine = state.hole_cards[position]
-    if game.num_players != 2 or not _is_holdem(state) or mine is None:
-        return value
-    history = state.history()
-    last_round = max((r for r, _actor, _action in history), default=0)
-    theirs = state.hole_cards[1 - position]
-    if state.showdown() and last_round < game.num_rounds - 1 and theirs is not None:
-        board = state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]]
-        weights = np.zeros(NUM_HOLDINGS)
-        weights[holding_index(theirs)] = 1.0
-        equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
-        value = (2.0 * equity - 1.0) * min(state.spent)
-    if luck:
-        matched, _behind = luck_features(state, position, seed=seed)
-        value -= float(matched.sum())
-    return value
-
-
-def _is_holdem(state: HandState) -> bool:
-    game = state.game
-    return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
-
-
-def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The chance corrections of :func:`hand_value` round by round (chips, one entry a round,
-    0 for the rounds after the last action): ``2 m_r (e_r - e_(r-1))`` and ``2 b_r (e_r -
-    e_(r-1))``, ``m_r`` the chips matched and ``b_r`` the chips behind (the stack less the
-    larger amount put in) when round ``r``'s cards came, ``e`` our equity against a random
-    holding (round 0: our deal, against the mean of the pre-flop table). Two-player 52-card
-    hold'em with our hole cards known. :func:`hand_value` subtracts the first; the second,
-    the luck of the betting to come, lowers the spread by 0 to 3 % only when fitted
-    (``benchmarks/ledger_fit.py``, ``docs/experiments.md``), so it is not subtracted."""
-    game = state.game
-    mine = state.hole_cards[position]
-    if mine is None:
-        raise ValueError("our hole cards are needed")
-    history = state.history()
-    last_round = max((r for r, _actor, _action in history), default=0)
-    table = preflop_ehs_table()
-    before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
-    matched, most = _matched_at_deals(state)
-    moves = np.zeros(game.num_rounds)
-    moves[0] = 2.0 * (before - float(table.mean()))
-    generator = random.Random(seed)
-    for r in range(1, last_round + 1):
-        board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
-        after = board_equity(mine, board, generator)
-        moves[r] = 2.0 * (after - before)
-        before = after
-    stake = np.asarray([game.stacks[position] - most[r] for r in range(game.num_rounds)], dtype=float)
-    return moves * np.asarray(matched, dtype=float), moves * stake
-
-
-def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.Random) -> float:
-    """The equity of ``hole`` against a random holding on ``board`` (4 or 5 cards: exact). On
-    a flop, an unbiased estimate for a fraction of the cost: the mean of the exact equities
-    after :data:`FLOP_SAMPLES` next cards drawn without replacement from the unseen ones (the
-    mean over every unseen next card is the flop's equity), from ``generator``."""
-    uniform = np.ones(NUM_HOLDINGS)
-    if len(board) != 3:
-        return float(equity_vs_ranges(hole, board, uniform)[0])
-    seen = set(hole) | set(board)
-    unseen = [card for card in range(52) if card not in seen]
-    picks = generator.sample(unseen, FLOP_SAMPLES)
-    return sum(float(equity_vs_ranges(hole, (*board, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
-
-
-FLOP_SAMPLES = 4
-"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
-
-
-def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
-    """The chips matched (the smaller amount put in) and the larger amount put in when each
-    round's cards were dealt."""
-    game = state.game
-    replay = HandState(game)
-    matched, most = [min(replay.spent)], [max(replay.spent)]
-    for _round, _actor, action in state.history():
-        replay.apply(action)
-        while len(matched) <= replay.round and not replay.finished:
-            matched.append(min(replay.spent))
-            most.append(max(replay.spent))
-    while len(matched) < game.num_rounds:
-        matched.append(min(replay.spent))
-        most.append(max(replay.spent))
-    return matched, most
-
-
-__all__ = ["FLOP_SAMPLES", "LedgerEntry", "RiskLedger", "SafetySettings", "board_equity", "hand_value", "luck_features"]
+__all__ = ["LedgerEntry", "RiskLedger", "SafetySettings"]

@@ -1,0 +1,215 @@
+"""What a finished hand was worth to the safe agent, with the luck of the cards taken out.
+
+The ledger (:mod:`.ledger`) books one value per hand; the less luck it holds, the sooner the
+safety rule can tell a weak opponent's gifts from noise. Amounts are chips, two-player
+52-card hold'em (other games: the chips won).
+
+* :func:`hand_value`: the chips won, **all-in adjusted** (the run-out after all the money is
+  in replaced by the holdings' equity) and with AIVAT's **chance corrections** for our own
+  cards (Burch et al. 2018; value function: our equity against a random holding);
+* :func:`range_hand_value`: the same averaged over **every holding we could have held**,
+  weighted by the probability that our strategy plays the hand's betting with it (its
+  reach, :class:`RangeReporter`): AIVAT's *imaginary observations* of our own cards. Given
+  the opponent's cards, the board and the betting, our holding is distributed in proportion
+  to its reach over the holdings that clash with none of them, so the weighted mean is the
+  conditional expectation of :func:`hand_value`'s estimate: unbiased, and never of higher
+  variance (Rao-Blackwell). Where the opponent folds its cards are not seen: the holdings
+  that would clash with them keep their weight (a small approximation: about 8 % of the
+  weight, whose values differ from the others' only through the chance corrections).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from pokerbot.models.buckets.evaluator import HAND_INDEX
+from pokerbot.models.buckets.preflop import preflop_ehs_table
+from pokerbot.protocol.cards import Card
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.showdown import (
+    NUM_HOLDINGS,
+    conflict_mask,
+    equity_all_vs_holding,
+    equity_vs_random_all,
+    equity_vs_ranges,
+    holding_index,
+)
+
+
+@runtime_checkable
+class RangeReporter(Protocol):
+    """A strategy that knows its reach for every holding (its probability of playing a hand's
+    betting with it): :class:`~pokerbot.strategies.abstract.player.AbstractPolicyPlayer`."""
+
+    def reach(
+        self, state: HandState, position: int, hand_number: int, board: Sequence[Card] | None = None
+    ) -> np.ndarray | None:
+        """The reach of every holding for ``position``'s actions in ``state`` (0 for holdings
+        on a card of ``board``); None where it is not known."""
+
+
+def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: int = 0, luck: bool = True) -> float:
+    """The chips ``position`` won in the finished hand ``state``, with the luck of the cards
+    taken out where that can be done without bias (two-player 52-card hold'em):
+
+    * **all-in adjustment**: when the money went in before the river and the hand went to a
+      showdown with both holdings known, the equity of the holdings over the board cards
+      dealt after the last action (exact from the flop on, a Monte Carlo of ``samples`` boards
+      pre-flop) times the matched chips replaces the board that came;
+    * **chance corrections** (``luck``; AIVAT's, Burch et al. 2018, with a value function of
+      our cards alone): for our deal and each board card dealt before the last action, minus
+      ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact on the
+      turn and river; on the flop an unbiased estimate from sampled turn cards drawn from
+      ``seed``, :func:`board_equity`; pre-flop the shipped table, whose mean over the deals
+      is the expectation) and ``m`` the chips matched when the card came. Each term has mean
+      zero over the card whatever anyone plays (up to the removal of the opponent's two
+      cards, which we do not see), so the value stays an unbiased estimate of what the hand
+      was worth; only the variance falls (:func:`luck_features`, round by round).
+
+    Other games: the chips won."""
+    if not state.finished:
+        raise ValueError("the hand is not over")
+    value = float(state.values()[position])
+    game = state.game
+    mine = state.hole_cards[position]
+    if game.num_players != 2 or not _is_holdem(state) or mine is None:
+        return value
+    history = state.history()
+    last_round = max((r for r, _actor, _action in history), default=0)
+    theirs = state.hole_cards[1 - position]
+    if state.showdown() and last_round < game.num_rounds - 1 and theirs is not None:
+        board = state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]]
+        weights = np.zeros(NUM_HOLDINGS)
+        weights[holding_index(theirs)] = 1.0
+        equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
+        value = (2.0 * equity - 1.0) * min(state.spent)
+    if luck:
+        matched, _behind = luck_features(state, position, seed=seed)
+        value -= float(matched.sum())
+    return value
+
+
+def range_hand_value(state: HandState, position: int, reach: np.ndarray, *, samples: int = 500, seed: int = 0) -> float:
+    """:func:`hand_value`'s estimate averaged over every holding ``position`` could have held
+    (the module docstring): ``sum_x w(x) (u(x) - c(x)) / sum_x w(x)``, where ``w`` is ``reach``
+    (our strategy's reach of each holding, over the holdings indexed as
+    :data:`~pokerbot.strategies.showdown.HOLDINGS`) with the holdings that clash with the
+    board dealt before the last action or with the opponent's shown cards taken out; ``u(x)``
+    what the hand won holding ``x`` (a fold: the chips won, the same for every holding; a
+    showdown: ``x``'s equity against the opponent's holding over the cards dealt after the last
+    action, times the matched chips, exact from the flop on and over ``samples`` boards drawn
+    from ``seed`` pre-flop); ``c(x)`` the chance corrections for our deal and each board card
+    dealt before the last action, ``2 m (e_after(x) - e_before(x))`` with ``e`` the exact
+    equity against a random holding (the shipped pre-flop table for the deal) and ``m`` the
+    chips matched when the card came. Two-player 52-card hold'em with our cards known; raises
+    ``ValueError`` when ``reach`` gives our own holding no weight (it does not describe how we
+    played)."""
+    if not state.finished:
+        raise ValueError("the hand is not over")
+    game = state.game
+    mine = state.hole_cards[position]
+    if game.num_players != 2 or not _is_holdem(state) or mine is None:
+        raise ValueError("a range value needs two-player hold'em and our hole cards")
+    theirs = state.hole_cards[1 - position]
+    last_round = max((r for r, _actor, _action in state.history()), default=0)
+    board = tuple(state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]])
+    weights = np.where(conflict_mask(board), 0.0, np.asarray(reach, dtype=float))
+    if theirs is not None:
+        weights[conflict_mask(theirs)] = 0.0
+    if weights[holding_index(mine)] <= 0.0:
+        raise ValueError(f"the range gives our holding {mine} no weight")
+    if state.showdown():
+        if theirs is None:
+            raise ValueError("a showdown without the opponent's cards")
+        equity = equity_all_vs_holding(board, theirs, samples=samples, seed=seed)
+        values = (2.0 * equity - 1.0) * min(state.spent)
+    else:
+        values = np.full(NUM_HOLDINGS, float(state.values()[position]))
+    matched, _most = _matched_at_deals(state)
+    table = preflop_ehs_table()
+    before = np.asarray(table, dtype=float)
+    values -= 2.0 * matched[0] * (before - float(table.mean()))
+    for r in range(1, last_round + 1):
+        wins, ties = equity_vs_random_all(board[: game.board_start[r] + game.num_board_cards[r]])
+        after = wins + ties / 2.0
+        values -= 2.0 * matched[r] * (after - before)
+        before = after
+    live = weights > 0.0
+    return float(np.dot(weights[live], values[live]) / weights[live].sum())
+
+
+def _is_holdem(state: HandState) -> bool:
+    game = state.game
+    return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
+
+
+def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The chance corrections of :func:`hand_value` round by round (chips, one entry a round,
+    0 for the rounds after the last action): ``2 m_r (e_r - e_(r-1))`` and ``2 b_r (e_r -
+    e_(r-1))``, ``m_r`` the chips matched and ``b_r`` the chips behind (the stack less the
+    larger amount put in) when round ``r``'s cards came, ``e`` our equity against a random
+    holding (round 0: our deal, against the mean of the pre-flop table). Two-player 52-card
+    hold'em with our hole cards known. :func:`hand_value` subtracts the first; the second,
+    the luck of the betting to come, lowers the spread by 0 to 3 % only when fitted
+    (``benchmarks/ledger_fit.py``, ``docs/experiments.md``), so it is not subtracted."""
+    game = state.game
+    mine = state.hole_cards[position]
+    if mine is None:
+        raise ValueError("our hole cards are needed")
+    history = state.history()
+    last_round = max((r for r, _actor, _action in history), default=0)
+    table = preflop_ehs_table()
+    before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
+    matched, most = _matched_at_deals(state)
+    moves = np.zeros(game.num_rounds)
+    moves[0] = 2.0 * (before - float(table.mean()))
+    generator = random.Random(seed)
+    for r in range(1, last_round + 1):
+        board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
+        after = board_equity(mine, board, generator)
+        moves[r] = 2.0 * (after - before)
+        before = after
+    stake = np.asarray([game.stacks[position] - most[r] for r in range(game.num_rounds)], dtype=float)
+    return moves * np.asarray(matched, dtype=float), moves * stake
+
+
+def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.Random) -> float:
+    """The equity of ``hole`` against a random holding on ``board`` (4 or 5 cards: exact). On
+    a flop, an unbiased estimate for a fraction of the cost: the mean of the exact equities
+    after :data:`FLOP_SAMPLES` next cards drawn without replacement from the unseen ones (the
+    mean over every unseen next card is the flop's equity), from ``generator``."""
+    uniform = np.ones(NUM_HOLDINGS)
+    if len(board) != 3:
+        return float(equity_vs_ranges(hole, board, uniform)[0])
+    seen = set(hole) | set(board)
+    unseen = [card for card in range(52) if card not in seen]
+    picks = generator.sample(unseen, FLOP_SAMPLES)
+    return sum(float(equity_vs_ranges(hole, (*board, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+
+
+FLOP_SAMPLES = 4
+"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
+
+
+def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
+    """The chips matched (the smaller amount put in) and the larger amount put in when each
+    round's cards were dealt."""
+    game = state.game
+    replay = HandState(game)
+    matched, most = [min(replay.spent)], [max(replay.spent)]
+    for _round, _actor, action in state.history():
+        replay.apply(action)
+        while len(matched) <= replay.round and not replay.finished:
+            matched.append(min(replay.spent))
+            most.append(max(replay.spent))
+    while len(matched) < game.num_rounds:
+        matched.append(min(replay.spent))
+        most.append(max(replay.spent))
+    return matched, most
+
+
+__all__ = ["FLOP_SAMPLES", "RangeReporter", "board_equity", "hand_value", "luck_features", "range_hand_value"]
