@@ -7,7 +7,9 @@ ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`Safety
 ``initial``), every other setting the game's default. The same seed deals the same cards to
 every variant, so the difference between two columns is paired. Prints mbb/hand with the 95 %
 interval per opponent and stake, and how many hands the exploiter played. ``--cap BB`` sets
-the ledger's cap in every variant (:class:`SafetySettings` ``cap``: the most one hand books).
+the ledger's cap in every variant (:class:`SafetySettings` ``cap``: the most one hand books);
+``--plain`` values every hand at the holding dealt (``imaginary`` off: the ledger before
+session 13).
 """
 
 from __future__ import annotations
@@ -49,11 +51,12 @@ def agent(
     cap: float | None = None,
     spare: int | None = None,
     defend: bool = False,
+    plain: bool = False,
 ) -> SafeAdaptiveAgent:
     """``adaptive:BUDGET`` with the initial stake ``stake``, the cap ``cap`` (big blinds), ``spare``
-    best hands left out of the bound (None: the game's default), and the blueprint's minimum
-    defence when ``defend``."""
-    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap})
+    best hands left out of the bound (None: the game's default), the blueprint's minimum
+    defence when ``defend``, and every hand valued at the holding dealt when ``plain``."""
+    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap, "imaginary": not plain})
     if spare is not None:
         settings = settings.model_copy(update={"spare": spare})
     return safe_adaptive_factory(game, seed, budget, settings, defend=defend)
@@ -69,13 +72,14 @@ def duplicate(
     cap: float | None = None,
     spare: int | None = None,
     defend: bool = False,
+    plain: bool = False,
 ) -> tuple[list[float], int]:
     """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
     registry = default_registry()
     values: list[list[float]] = []
     exploited = 0
     for first in (True, False):
-        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap, spare, defend)
+        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap, spare, defend, plain)
         other = registry.create(opponent, game, strategy_seed(seed, opponent))
         players, names = [hero, other], ["adaptive", "opponent"]
         if not first:
@@ -99,6 +103,9 @@ def main() -> None:
         "--spare", type=int, help="best hands the bound leaves out, every variant (default: the game's)"
     )
     parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
+    parser.add_argument(
+        "--plain", action="store_true", help="every hand valued at the holding dealt (no imaginary observations)"
+    )
     args = parser.parse_args()
     game = load_game(args.game)
     scale = 1000.0 / game.big_blind
@@ -107,6 +114,7 @@ def main() -> None:
     spare = default_settings(game).spare if args.spare is None else args.spare
     capped += f", spare {spare}"
     capped += ", defended blueprint" if args.defend else ""
+    capped += ", hands valued at the holding dealt" if args.plain else ", the blueprint's hands valued over its range"
     print(f"{args.game}, adaptive:{args.budget}{capped}, {args.hands} deals in duplicate, seed {args.seed}")
     print(f"| opponent | {heads} | seconds |")
     print("|---|" + "---|" * (len(args.stakes) + 1))
@@ -115,7 +123,7 @@ def main() -> None:
         cells = []
         for stake in args.stakes:
             deals, exploited = duplicate(
-                game, opponent, args.hands, args.seed, args.budget, stake, args.cap, args.spare, args.defend
+                game, opponent, args.hands, args.seed, args.budget, stake, args.cap, args.spare, args.defend, args.plain
             )
             mean, interval = mean_and_ci95(deals)
             cells.append(f"{mean * scale:+,.0f} +- {interval * scale:,.0f} ({exploited})")

@@ -6,6 +6,8 @@ blueprint's reach against its own decisions in played hands, and the agent's boo
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -19,10 +21,11 @@ from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_
 from pokerbot.strategies.baselines import AlwaysCall, RandomPlayer
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import SafetySettings
-from pokerbot.strategies.safe.values import hand_value, range_hand_value
+from pokerbot.strategies.safe.values import flop_equities, hand_value, range_hand_value
 from pokerbot.strategies.showdown import (
     HOLDINGS,
     NUM_HOLDINGS,
+    conflict_mask,
     equity_all_vs_holding,
     equity_vs_ranges,
     holding_index,
@@ -118,9 +121,29 @@ def test_the_range_value_is_the_reach_weighted_mean_of_each_holdings_value(case)
     kept = {c: w for c, w in weighted.items() if not set(parse_cards(c)) & seen}
     assert len(kept) == {"river showdown": 3, "fold on the turn": 4, "all-in on the flop": 3, "fold pre-flop": 5}[case]
     expected = sum(w * _one_holding(state, 0, parse_cards(c)) for c, w in kept.items()) / sum(kept.values())
-    assert range_hand_value(state, 0, reach) == pytest.approx(expected, abs=1e-6)
+    assert range_hand_value(state, 0, reach, flop_samples=None) == pytest.approx(expected, abs=1e-6)
     # the reach of our own holding alone: the hand's value at our cards, with exact equities
-    assert range_hand_value(state, 0, one_hot(mine)) == pytest.approx(_one_holding(state, 0, parse_cards(mine)))
+    alone = range_hand_value(state, 0, one_hot(mine), flop_samples=None)
+    assert alone == pytest.approx(_one_holding(state, 0, parse_cards(mine)))
+
+
+def test_a_flops_sampled_equities_are_exact_on_average_for_every_holding():
+    """The mean over every turn card of the turn's exact equities is the flop's: each sampled
+    estimate is unbiased, holding by holding (the holding's own cards left out)."""
+    flop = parse_cards("8h2cJd")
+    exact = flop_equities(flop, random.Random(0), None)
+    unseen = [c for c in range(52) if c not in flop]
+    sums = np.zeros(NUM_HOLDINGS)
+    counts = np.zeros(NUM_HOLDINGS)
+    for card in unseen:
+        turn = flop_equities((*flop, card), random.Random(0), None)
+        valid = ~conflict_mask((card,))
+        sums += np.where(valid, turn, 0.0)
+        counts += valid
+    live = ~conflict_mask(flop)
+    np.testing.assert_allclose((sums / np.maximum(counts, 1))[live], exact[live], atol=1e-12)
+    sampled = flop_equities(flop, random.Random(5))
+    assert 0 < np.abs(sampled - exact)[live].max() < 0.2 and not sampled[~live].any()
 
 
 def test_a_reach_that_never_plays_our_holding_is_refused():

@@ -39,6 +39,9 @@ from pokerbot.strategies.showdown import (
     holding_index,
 )
 
+FLOP_SAMPLES = 4
+"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
+
 
 @runtime_checkable
 class RangeReporter(Protocol):
@@ -93,7 +96,15 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
     return value
 
 
-def range_hand_value(state: HandState, position: int, reach: np.ndarray, *, samples: int = 500, seed: int = 0) -> float:
+def range_hand_value(
+    state: HandState,
+    position: int,
+    reach: np.ndarray,
+    *,
+    samples: int = 500,
+    seed: int = 0,
+    flop_samples: int | None = FLOP_SAMPLES,
+) -> float:
     """:func:`hand_value`'s estimate averaged over every holding ``position`` could have held
     (the module docstring): ``sum_x w(x) (u(x) - c(x)) / sum_x w(x)``, where ``w`` is ``reach``
     (our strategy's reach of each holding, over the holdings indexed as
@@ -103,8 +114,10 @@ def range_hand_value(state: HandState, position: int, reach: np.ndarray, *, samp
     showdown: ``x``'s equity against the opponent's holding over the cards dealt after the last
     action, times the matched chips, exact from the flop on and over ``samples`` boards drawn
     from ``seed`` pre-flop); ``c(x)`` the chance corrections for our deal and each board card
-    dealt before the last action, ``2 m (e_after(x) - e_before(x))`` with ``e`` the exact
-    equity against a random holding (the shipped pre-flop table for the deal) and ``m`` the
+    dealt before the last action, ``2 m (e_after(x) - e_before(x))`` with ``e`` the equity
+    against a random holding (the shipped pre-flop table for the deal; exact on the turn and
+    river; on the flop exact, or with ``flop_samples`` (default :data:`FLOP_SAMPLES`; None:
+    exact) the unbiased estimate of :func:`flop_equities`, a tenth of the cost) and ``m`` the
     chips matched when the card came. Two-player 52-card hold'em with our cards known; raises
     ``ValueError`` when ``reach`` gives our own holding no weight (it does not describe how we
     played)."""
@@ -133,13 +146,38 @@ def range_hand_value(state: HandState, position: int, reach: np.ndarray, *, samp
     table = preflop_ehs_table()
     before = np.asarray(table, dtype=float)
     values -= 2.0 * matched[0] * (before - float(table.mean()))
+    generator = random.Random(seed)
     for r in range(1, last_round + 1):
-        wins, ties = equity_vs_random_all(board[: game.board_start[r] + game.num_board_cards[r]])
-        after = wins + ties / 2.0
+        cards = board[: game.board_start[r] + game.num_board_cards[r]]
+        after = flop_equities(cards, generator, flop_samples) if len(cards) == 3 else _equities(cards)
         values -= 2.0 * matched[r] * (after - before)
         before = after
     live = weights > 0.0
     return float(np.dot(weights[live], values[live]) / weights[live].sum())
+
+
+def flop_equities(flop: Sequence[Card], generator: random.Random, samples: int | None = FLOP_SAMPLES) -> np.ndarray:
+    """The equity of every holding against a random holding on the three-card ``flop`` (0 for
+    holdings on a flop card): exact with ``samples`` None; else, for each holding, the mean of
+    the exact equities after ``samples`` turn cards drawn without replacement from the unseen
+    ones (those of the holding's own cards left out), an unbiased estimate at a fraction of the
+    cost, as :func:`board_equity` makes for one holding."""
+    if samples is None:
+        return _equities(flop)
+    unseen = [card for card in range(52) if card not in set(flop)]
+    total = np.zeros(NUM_HOLDINGS)
+    count = np.zeros(NUM_HOLDINGS)
+    for card in generator.sample(unseen, samples):
+        valid = ~conflict_mask((card,))
+        total += np.where(valid, _equities((*flop, card)), 0.0)
+        count += valid
+    return np.where(count > 0, total / np.maximum(count, 1.0), 0.0)
+
+
+def _equities(board: Sequence[Card]) -> np.ndarray:
+    """Every holding's exact equity (wins plus half the ties) against a random holding."""
+    wins, ties = equity_vs_random_all(board)
+    return wins + ties / 2.0
 
 
 def _is_holdem(state: HandState) -> bool:
@@ -191,10 +229,6 @@ def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.
     return sum(float(equity_vs_ranges(hole, (*board, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
 
 
-FLOP_SAMPLES = 4
-"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
-
-
 def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
     """The chips matched (the smaller amount put in) and the larger amount put in when each
     round's cards were dealt."""
@@ -212,4 +246,12 @@ def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
     return matched, most
 
 
-__all__ = ["FLOP_SAMPLES", "RangeReporter", "board_equity", "hand_value", "luck_features", "range_hand_value"]
+__all__ = [
+    "FLOP_SAMPLES",
+    "RangeReporter",
+    "board_equity",
+    "flop_equities",
+    "hand_value",
+    "luck_features",
+    "range_hand_value",
+]
