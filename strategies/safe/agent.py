@@ -32,14 +32,16 @@ from pokerbot.strategies.safe.values import RangeReporter, board_equity, hand_va
 
 _log = structlog.get_logger(__name__)
 
-NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0, spare=1)
+NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0, spare=1, imaginary=True)
 """Heads-up no-limit hold'em (200 big blinds): an exploiting hand may lose 20 big blinds
 beyond the blueprint (above the local best response's winnings against ``miximax``,
 ``docs/experiments.md``); a hand's spread starts at 15 big blinds; the bound leaves out the
 best hand (one lucky all-in opened the exploiter against a local best response, which then
-won about 1.1 big blinds a hand more on the same deals)."""
+won about 1.1 big blinds a hand more on the same deals); the blueprint's hands are valued
+over its range (their variance 0.56 to 0.85 of the value at the holding dealt)."""
 LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
-"""Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds."""
+"""Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds; every
+hand valued at the holding dealt (the range value is not measured in limit matches yet)."""
 
 
 DEFEND = False

@@ -78,13 +78,13 @@ class SafetySettings(BaseModel):
     player's gifts come in many hands and survive it, some tens of hands later. Booking
     less only delays the exploiter, so the rule stays safe. No-limit's default is 1
     (``docs/experiments.md``: against LBR and the issue's opponents)."""
-    imaginary: bool = True
+    imaginary: bool = False
     """Value the blueprint's hands over every holding it could have held, weighted by its
     reach (:func:`~pokerbot.strategies.safe.values.range_hand_value`: AIVAT's imaginary
     observations of our own cards) rather than at the holding dealt
     (:func:`~pokerbot.strategies.safe.values.hand_value`, always used for the exploiter's
     hands, whose search gives no range). Less luck per hand, so winnings show sooner and luck
-    opens the exploiter less often (``docs/experiments.md``)."""
+    opens the exploiter less often; no-limit's default is on (``docs/experiments.md``)."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
