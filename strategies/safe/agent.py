@@ -13,7 +13,10 @@ Both parts see every finished hand (the exploiter's models learn from the bluepr
 too). The draw is a fixed function of the agent's seed and the hand number, so
 :meth:`SafeAdaptiveAgent.action_probabilities` at any view of a hand answers for the
 strategy that plays that hand. Decisions cost what the part playing costs: a table lookup
-and a hand-strength evaluation for the blueprint, the exploiter's time budget for it.
+and a hand-strength evaluation for the blueprint, the exploiter's time budget for it. In
+no-limit the ledger values each of the blueprint's hands over its whole range
+(:func:`~pokerbot.strategies.safe.values.range_hand_value`): about a tenth of a second after
+a hand that saw the turn, in :meth:`SafeAdaptiveAgent.observe`, never in a decision.
 """
 
 from __future__ import annotations
