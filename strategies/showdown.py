@@ -256,6 +256,17 @@ def score_survival(win: np.ndarray, tie: np.ndarray, samples: int) -> np.ndarray
 
 
 @_compiled
+def _rank_runout(
+    known: np.ndarray, runout: np.ndarray, holdings: np.ndarray, board: np.ndarray, ranks: np.ndarray
+) -> None:
+    """Rank every holding into ``ranks`` on the board ``known`` + ``runout`` (built in ``board``)."""
+    board[: known.shape[0]] = known
+    for i in range(runout.shape[0]):
+        board[known.shape[0] + i] = runout[i]
+    _rank_holdings(board, holdings, ranks)
+
+
+@_compiled
 def _vs_ranges_kernel(
     hero: np.ndarray, known: np.ndarray, weights: np.ndarray, holdings: np.ndarray, boards: np.ndarray
 ) -> np.ndarray:
@@ -272,10 +283,7 @@ def _vs_ranges_kernel(
         ):
             hero_index = h
     for r in range(boards.shape[0]):
-        board[: known.shape[0]] = known
-        for i in range(boards.shape[1]):
-            board[known.shape[0] + i] = boards[r, i]
-        _rank_holdings(board, holdings, ranks)
+        _rank_runout(known, boards[r], holdings, board, ranks)
         mine = ranks[hero_index]
         for h in range(count):
             a, b = holdings[h, 0], holdings[h, 1]
@@ -292,6 +300,19 @@ def _vs_ranges_kernel(
     for k in range(ranges):
         out[k] = wins[k] / mass[k] if mass[k] > 0.0 else 0.5
     return out
+
+
+def _completions(board: Sequence[Card], held: set[Card], samples: int, seed: int) -> np.ndarray:
+    """The cards that complete ``board`` to five, one row per run-out, from the cards neither
+    ``board`` nor ``held`` uses: every run-out when two or fewer are missing, else ``samples``
+    of them drawn from ``seed``."""
+    used = held | set(board)
+    remaining = np.array([c for c in range(NUM_CARDS) if c not in used], dtype=np.int64)
+    missing = TOTAL_BOARD - len(board)
+    if missing <= 2:
+        return _runouts(remaining, missing)
+    generator = np.random.default_rng(seed)
+    return remaining[np.argsort(generator.random((samples, len(remaining))), axis=1)[:, :missing]]
 
 
 def equity_vs_ranges(
@@ -311,15 +332,7 @@ def equity_vs_ranges(
     if matrix.shape[1] != NUM_HOLDINGS:
         raise ValueError(f"a range has {NUM_HOLDINGS} weights, got {matrix.shape[1]}")
     known = np.array(board, dtype=np.int64)
-    used = set(hero) | set(board)
-    remaining = np.array([c for c in range(NUM_CARDS) if c not in used], dtype=np.int64)
-    missing = TOTAL_BOARD - len(board)
-    if missing <= 2:
-        boards = _runouts(remaining, missing)
-    else:
-        generator = np.random.default_rng(seed)
-        picks = np.argsort(generator.random((samples, len(remaining))), axis=1)[:, :missing]
-        boards = remaining[picks]
+    boards = _completions(board, set(hero), samples, seed)
     return _vs_ranges_kernel(np.array(hero, dtype=np.int64), known, matrix, HOLDINGS, boards)
 
 
@@ -332,10 +345,7 @@ def _vs_holding_kernel(known: np.ndarray, villain: int, holdings: np.ndarray, bo
     ranks = np.empty(count, dtype=np.int64)
     a0, b0 = holdings[villain, 0], holdings[villain, 1]
     for r in range(boards.shape[0]):
-        board[: known.shape[0]] = known
-        for i in range(boards.shape[1]):
-            board[known.shape[0] + i] = boards[r, i]
-        _rank_holdings(board, holdings, ranks)
+        _rank_runout(known, boards[r], holdings, board, ranks)
         theirs = ranks[villain]
         for h in range(count):
             a, b = holdings[h, 0], holdings[h, 1]
@@ -358,14 +368,7 @@ def equity_all_vs_holding(
     same ``samples`` boards drawn from ``seed`` (the ones that use none of its cards)."""
     if len(board) > TOTAL_BOARD:
         raise ValueError(f"a board has at most {TOTAL_BOARD} cards, got {len(board)}")
-    used = set(board) | set(villain)
-    remaining = np.array([c for c in range(NUM_CARDS) if c not in used], dtype=np.int64)
-    missing = TOTAL_BOARD - len(board)
-    if missing <= 2:
-        boards = _runouts(remaining, missing)
-    else:
-        generator = np.random.default_rng(seed)
-        boards = remaining[np.argsort(generator.random((samples, len(remaining))), axis=1)[:, :missing]]
+    boards = _completions(board, set(villain), samples, seed)
     return _vs_holding_kernel(np.array(board, dtype=np.int64), holding_index(villain), HOLDINGS, boards)
 
 
