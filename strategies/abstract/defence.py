@@ -32,9 +32,7 @@ from pokerbot.models.buckets.evaluator import HAND_INDEX, NUM_HANDS
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.ranges import PolicyRange, faces_fold
-from pokerbot.strategies.abstract.translation import TreeTranslator
 
 CACHED_STATES = 8
 """Public states whose defence is kept (a best response asks many holdings at one state)."""
@@ -43,8 +41,10 @@ CACHED_STATES = 8
 class RangeDefence:
     """The minimum-defence adjustment of a no-limit abstract policy (module docstring)."""
 
-    def __init__(self, policy: AbstractPolicy, translator: TreeTranslator) -> None:
-        self.ranges = PolicyRange(policy, translator)
+    def __init__(self, ranges: PolicyRange) -> None:
+        if ranges.translator is None:
+            raise ValueError("the range defence is for no-limit policies (played through a translator)")
+        self.ranges = ranges
         """The policy's range (:mod:`.ranges`): the undefended probabilities of every holding."""
         self._cache: dict[Hashable, np.ndarray | None] = {}
 

@@ -62,10 +62,14 @@ class AbstractPolicyPlayer(Strategy):
             raise ValueError("the policy was made for another game")
         self.policy = policy
         self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
-        self.defence = RangeDefence(policy, self.translator) if defend and self.translator is not None else None
-        """The minimum defence (:mod:`.defence`; no-limit only, off by default)."""
         self.ranges = PolicyRange(policy, self.translator) if isinstance(policy.abstraction, EhsAbstraction) else None
         """Every holding's probabilities and reach (:mod:`.ranges`; hold'em policies)."""
+        self.defence: RangeDefence | None = None
+        """The minimum defence (:mod:`.defence`; no-limit only, off by default)."""
+        if defend and self.translator is not None:
+            if self.ranges is None:
+                raise ValueError("the range defence needs an EHS card abstraction (hold'em)")
+            self.defence = RangeDefence(self.ranges)
 
     def prepare(self) -> None:
         """Load the compiled hand-strength code (else paid by the first decision after the flop)."""

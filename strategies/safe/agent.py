@@ -31,7 +31,14 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
 from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings
-from pokerbot.strategies.safe.values import RangeReporter, board_equity, hand_value, range_hand_value
+from pokerbot.strategies.safe.values import (
+    RangeReporter,
+    board_equity,
+    board_through,
+    hand_value,
+    last_action_round,
+    range_hand_value,
+)
 
 _log = structlog.get_logger(__name__)
 
@@ -132,8 +139,7 @@ class SafeAdaptiveAgent(Strategy):
         (:func:`~pokerbot.strategies.safe.values.hand_value`)."""
         state = view.state
         if not exploited and self.ledger.settings.imaginary and isinstance(self.blueprint, RangeReporter):
-            last_round = max((r for r, _actor, _action in state.history()), default=0)
-            board = state.board_cards[: self.game.board_start[last_round] + self.game.num_board_cards[last_round]]
+            board = board_through(state, last_action_round(state))
             reach = self.blueprint.reach(state, view.position, view.hand_number, board)
             if reach is not None:
                 try:

@@ -81,11 +81,10 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
     mine = state.hole_cards[position]
     if game.num_players != 2 or not _is_holdem(state) or mine is None:
         return value
-    history = state.history()
-    last_round = max((r for r, _actor, _action in history), default=0)
+    last_round = last_action_round(state)
     theirs = state.hole_cards[1 - position]
     if state.showdown() and last_round < game.num_rounds - 1 and theirs is not None:
-        board = state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]]
+        board = board_through(state, last_round)
         weights = np.zeros(NUM_HOLDINGS)
         weights[holding_index(theirs)] = 1.0
         equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
@@ -128,8 +127,8 @@ def range_hand_value(
     if game.num_players != 2 or not _is_holdem(state) or mine is None:
         raise ValueError("a range value needs two-player hold'em and our hole cards")
     theirs = state.hole_cards[1 - position]
-    last_round = max((r for r, _actor, _action in state.history()), default=0)
-    board = tuple(state.board_cards[: game.board_start[last_round] + game.num_board_cards[last_round]])
+    last_round = last_action_round(state)
+    board = board_through(state, last_round)
     weights = np.where(conflict_mask(board), 0.0, np.asarray(reach, dtype=float))
     if theirs is not None:
         weights[conflict_mask(theirs)] = 0.0
@@ -148,7 +147,7 @@ def range_hand_value(
     values -= 2.0 * matched[0] * (before - float(table.mean()))
     generator = random.Random(seed)
     for r in range(1, last_round + 1):
-        cards = board[: game.board_start[r] + game.num_board_cards[r]]
+        cards = board_through(state, r)
         after = flop_equities(cards, generator, flop_samples) if len(cards) == 3 else _equities(cards)
         values -= 2.0 * matched[r] * (after - before)
         before = after
@@ -180,6 +179,18 @@ def _equities(board: Sequence[Card]) -> np.ndarray:
     return wins + ties / 2.0
 
 
+def last_action_round(state: HandState) -> int:
+    """The round of the hand's last action (0 when nobody acted): the cards dealt after it are
+    the run-out of an all-in, or were never shown."""
+    return max((r for r, _actor, _action in state.history()), default=0)
+
+
+def board_through(state: HandState, round_index: int) -> tuple[Card, ...]:
+    """The board cards dealt by round ``round_index``."""
+    game = state.game
+    return tuple(state.board_cards[: game.board_start[round_index] + game.num_board_cards[round_index]])
+
+
 def _is_holdem(state: HandState) -> bool:
     game = state.game
     return game.is_standard_deck and game.num_hole_cards == 2 and game.num_board_cards[0] == 0
@@ -198,8 +209,7 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
     mine = state.hole_cards[position]
     if mine is None:
         raise ValueError("our hole cards are needed")
-    history = state.history()
-    last_round = max((r for r, _actor, _action in history), default=0)
+    last_round = last_action_round(state)
     table = preflop_ehs_table()
     before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
     matched, most = _matched_at_deals(state)
@@ -207,8 +217,7 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
     moves[0] = 2.0 * (before - float(table.mean()))
     generator = random.Random(seed)
     for r in range(1, last_round + 1):
-        board = state.board_cards[: game.board_start[r] + game.num_board_cards[r]]
-        after = board_equity(mine, board, generator)
+        after = board_equity(mine, board_through(state, r), generator)
         moves[r] = 2.0 * (after - before)
         before = after
     stake = np.asarray([game.stacks[position] - most[r] for r in range(game.num_rounds)], dtype=float)
@@ -250,8 +259,10 @@ __all__ = [
     "FLOP_SAMPLES",
     "RangeReporter",
     "board_equity",
+    "board_through",
     "flop_equities",
     "hand_value",
+    "last_action_round",
     "luck_features",
     "range_hand_value",
 ]
