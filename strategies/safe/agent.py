@@ -24,10 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import numpy as np
 import structlog
 
-from pokerbot.protocol.actions import Action
+from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
 from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings
@@ -39,6 +41,7 @@ from pokerbot.strategies.safe.values import (
     last_action_round,
     range_hand_value,
 )
+from pokerbot.strategies.showdown import NUM_HOLDINGS
 
 _log = structlog.get_logger(__name__)
 
@@ -103,12 +106,20 @@ class SafeAdaptiveAgent(Strategy):
         return self.playing(view).decide(view, deadline)
 
     def prepare(self) -> None:
-        """Both parts' data, and the ledger's compiled equity code (else loaded by the first
-        hand's settlement)."""
+        """Both parts' data, and the ledger's compiled equity code (else compiled or loaded by
+        the first hands' settlements, seconds on a fresh install, while the client answers
+        with fallbacks): a hand checked down to the river is valued both ways."""
         self.blueprint.prepare()
         self.exploiter.prepare()
-        if self.game.is_standard_deck and self.game.num_hole_cards == 2:
-            board_equity((0, 1), (2, 3, 4), random.Random(0))
+        if not (self.game.is_standard_deck and self.game.num_hole_cards == 2 and self.game.num_players == 2):
+            return
+        board_equity((0, 1), (2, 3, 4), random.Random(0))
+        if self.ledger.settings.imaginary and isinstance(self.blueprint, RangeReporter):
+            state = HandState(self.game, [(0, 1), (2, 3)], (4, 5, 6, 7, 8))
+            while not state.finished:
+                state.apply(CALL)
+            self.blueprint.reach(state, 0, 0, board_through(state, last_action_round(state)))
+            range_hand_value(state, 0, np.ones(NUM_HOLDINGS))
 
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The probabilities of the strategy that plays this hand (its draw is fixed)."""
@@ -144,8 +155,8 @@ class SafeAdaptiveAgent(Strategy):
             if reach is not None:
                 try:
                     return range_hand_value(state, view.position, reach, seed=view.hand_number)
-                except ValueError as error:  # a range that does not explain our play: a bug to report
-                    _log.warning("range value failed", hand=view.hand_number, error=str(error))
+                except ValueError as error:  # the client played a fallback for the blueprint
+                    _log.warning("hand valued at our holding", hand=view.hand_number, reason=str(error))
         return hand_value(state, view.position, seed=view.hand_number)
 
 
