@@ -9,7 +9,8 @@ every variant, so the difference between two columns is paired. Prints mbb/hand 
 interval per opponent and stake, and how many hands the exploiter played. ``--cap BB`` sets
 the ledger's cap in every variant (:class:`SafetySettings` ``cap``: the most one hand books);
 ``--plain`` values every hand at the holding dealt (``imaginary`` off: the ledger before
-session 13).
+session 13); ``--pooled-spread`` takes each hand's deviation from the mean of all hands, not
+of its part's (``spread_by_part`` off: the ledger before session 14).
 """
 
 from __future__ import annotations
@@ -43,22 +44,11 @@ OPPONENTS = (
 )
 
 
-def agent(
-    game: Game,
-    seed: int,
-    budget: str,
-    stake: float,
-    cap: float | None = None,
-    spare: int | None = None,
-    defend: bool = False,
-    plain: bool = False,
-) -> SafeAdaptiveAgent:
-    """``adaptive:BUDGET`` with the initial stake ``stake``, the cap ``cap`` (big blinds), ``spare``
-    best hands left out of the bound (None: the game's default), the blueprint's minimum
-    defence when ``defend``, and every hand valued at the holding dealt when ``plain``."""
-    settings = default_settings(game).model_copy(update={"initial": stake, "cap": cap, "imaginary": not plain})
-    if spare is not None:
-        settings = settings.model_copy(update={"spare": spare})
+def agent(game: Game, seed: int, budget: str, changes: dict[str, object], defend: bool = False) -> SafeAdaptiveAgent:
+    """``adaptive:BUDGET`` with the game's default ledger settings changed by ``changes``
+    (:class:`SafetySettings` fields: ``initial``, ``cap``, ``spare``, ``imaginary``,
+    ``spread_by_part``) and the blueprint's minimum defence when ``defend``."""
+    settings = default_settings(game).model_copy(update=changes)
     return safe_adaptive_factory(game, seed, budget, settings, defend=defend)
 
 
@@ -68,18 +58,15 @@ def duplicate(
     deals: int,
     seed: int,
     budget: str,
-    stake: float,
-    cap: float | None = None,
-    spare: int | None = None,
+    changes: dict[str, object],
     defend: bool = False,
-    plain: bool = False,
 ) -> tuple[list[float], int]:
     """The agent's mean winnings per deal over the two seatings (chips), and its exploiter's hands."""
     registry = default_registry()
     values: list[list[float]] = []
     exploited = 0
     for first in (True, False):
-        hero = agent(game, strategy_seed(seed, "adaptive"), budget, stake, cap, spare, defend, plain)
+        hero = agent(game, strategy_seed(seed, "adaptive"), budget, changes, defend)
         other = registry.create(opponent, game, strategy_seed(seed, opponent))
         players, names = [hero, other], ["adaptive", "opponent"]
         if not first:
@@ -106,8 +93,16 @@ def main() -> None:
     parser.add_argument(
         "--plain", action="store_true", help="every hand valued at the holding dealt (no imaginary observations)"
     )
+    parser.add_argument(
+        "--pooled-spread",
+        action="store_true",
+        help="the spread around the mean of all hands, not of each part's (the ledger before session 14)",
+    )
     args = parser.parse_args()
     game = load_game(args.game)
+    base: dict[str, object] = {"cap": args.cap, "imaginary": not args.plain, "spread_by_part": not args.pooled_spread}
+    if args.spare is not None:
+        base["spare"] = args.spare
     scale = 1000.0 / game.big_blind
     heads = " | ".join(f"B0 = {stake:g} BB (exploiter hands)" for stake in args.stakes)
     capped = f", cap {args.cap:g} BB" if args.cap is not None else ""
@@ -115,6 +110,7 @@ def main() -> None:
     capped += f", spare {spare}"
     capped += ", defended blueprint" if args.defend else ""
     capped += ", hands valued at the holding dealt" if args.plain else ", the blueprint's hands valued over its range"
+    capped += ", spread around all hands' mean" if args.pooled_spread else ", spread around each part's mean"
     print(f"{args.game}, adaptive:{args.budget}{capped}, {args.hands} deals in duplicate, seed {args.seed}")
     print(f"| opponent | {heads} | seconds |")
     print("|---|" + "---|" * (len(args.stakes) + 1))
@@ -122,9 +118,8 @@ def main() -> None:
         start = time.monotonic()
         cells = []
         for stake in args.stakes:
-            deals, exploited = duplicate(
-                game, opponent, args.hands, args.seed, args.budget, stake, args.cap, args.spare, args.defend, args.plain
-            )
+            changes = base | {"initial": stake}
+            deals, exploited = duplicate(game, opponent, args.hands, args.seed, args.budget, changes, args.defend)
             mean, interval = mean_and_ci95(deals)
             cells.append(f"{mean * scale:+,.0f} +- {interval * scale:,.0f} ({exploited})")
         print(f"| {opponent} | {' | '.join(cells)} | {time.monotonic() - start:.0f} |", flush=True)

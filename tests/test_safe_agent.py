@@ -145,6 +145,43 @@ def test_spared_hands_count_neither_in_the_total_nor_in_the_spread():
     assert counted.won() != pytest.approx(without_best.won())
 
 
+def test_the_spread_is_each_hands_deviation_from_its_parts_mean():
+    """Six blueprint hands of 2 or 4 big blinds and six exploiter hands of 40 or 44: around
+    each part's mean every hand deviates by 1 or 2 big blinds; around the common mean (the
+    rule before, ``spread_by_part=False``) by about 20, which the exploiter's winnings are, not
+    noise. Without a prior, s^2 is the pooled within-part variance (n - 2 degrees of freedom)."""
+    blueprint, exploiter = [2.0, 4.0] * 3, [40.0, 44.0] * 3
+    by_part, pooled = ledger(prior_hands=0.0), ledger(prior_hands=0.0, spread_by_part=False)
+    for book in (by_part, pooled):
+        for k, value in enumerate(blueprint):
+            book.settle(k % 2, value * BB)
+        for k, value in enumerate(exploiter):
+            book.settle(k % 2, value * BB, exploited=True)
+    within = 6 * 1.0**2 + 6 * 2.0**2
+    assert by_part.spread() == pytest.approx(math.sqrt(within / 10) * BB)
+    values = np.array(blueprint + exploiter)
+    assert pooled.spread() == pytest.approx(values.std(ddof=1) * BB)
+    assert by_part.total == pooled.total
+    z = norm.ppf(0.95)
+    assert by_part.won() == pytest.approx(values.sum() * BB - z * by_part.spread() * math.sqrt(12))
+    assert by_part.won() > pooled.won()
+    # one part only: the same as the common mean
+    alone, alone_pooled = ledger(), ledger(spread_by_part=False)
+    for book in (alone, alone_pooled):
+        for k, value in enumerate(exploiter):
+            book.settle(k % 2, value * BB, exploited=True)
+    assert alone.spread() == pytest.approx(alone_pooled.spread())
+    # a spared hand leaves its own part: the 44s' part loses one of them
+    spared = ledger(prior_hands=0.0, spare=1)
+    for k, value in enumerate(blueprint):
+        spared.settle(k % 2, value * BB)
+    for k, value in enumerate(exploiter):
+        spared.settle(k % 2, value * BB, exploited=True)
+    rest = np.array([40.0, 44.0, 40.0, 44.0, 40.0])
+    within_rest = 6 * 1.0**2 + ((rest - rest.mean()) ** 2).sum()
+    assert spared.spread() == pytest.approx(math.sqrt(within_rest / 9) * BB)
+
+
 def test_the_factory_takes_the_ledger_settings():
     from pokerbot.strategies.safe.agent import default_settings, safe_adaptive_factory
 

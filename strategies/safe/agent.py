@@ -137,7 +137,7 @@ class SafeAdaptiveAgent(Strategy):
     def observe(self, view: MatchState) -> None:
         """Settle the hand in the ledger; both parts learn from it."""
         exploited = self._hand is not None and self._hand[0] == view.hand_number and self._hand[1] is self.exploiter
-        self.history.append(self.ledger.settle(view.position, self.hand_value(view, exploited)))
+        self.history.append(self.ledger.settle(view.position, self.hand_value(view, exploited), exploited))
         if exploited:
             self.exploited_hands += 1
         self.exploiter.observe(view)

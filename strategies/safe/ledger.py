@@ -14,7 +14,9 @@ hands, and positions alternate). ``total`` is their sum over the ``n`` hands so 
     won  =  total  +  a n  -  z s sqrt(n)
 
 with ``s`` the standard deviation of one hand's ``v`` (estimated from the hands, shrunk
-towards a prior ``s0`` with the weight of ``prior_hands`` hands), ``z`` the one-sided
+towards a prior ``s0`` with the weight of ``prior_hands`` hands; each hand's deviation is
+taken from the mean of the hands its part played, blueprint or exploiter, since the two
+parts' means differ by what exploiting wins, which is not noise), ``z`` the one-sided
 normal quantile of ``confidence`` and ``a`` an allowance per hand (default 0); the
 ``spare`` best hands (no-limit's default: 1) count neither in ``total`` nor in ``s`` and ``n``.
 
@@ -85,6 +87,13 @@ class SafetySettings(BaseModel):
     (:func:`~pokerbot.strategies.safe.values.hand_value`, always used for the exploiter's
     hands, whose search gives no range). Less luck per hand, so winnings show sooner and luck
     opens the exploiter less often; no-limit's default is on (``docs/experiments.md``)."""
+    spread_by_part: bool = True
+    """Estimate ``s`` from each hand's deviation from the mean of its own part's hands
+    (blueprint or exploiter: the pooled within-part variance, which times ``n`` estimates the
+    variance of the total) rather than from the mean of all hands. The two parts' means differ
+    by what exploiting wins; around the common mean that difference reads as spread, so the
+    better the exploiter does, the lower the bound (False: the rule before 2026-11-26, for
+    comparisons)."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
@@ -92,6 +101,35 @@ class SafetySettings(BaseModel):
     in) from reading as demonstrated winnings. Measured in no-limit (``docs/experiments.md``,
     LBR against ``adaptive``): a cap of 20 or 50 big blinds also keeps the exploiter off
     against most weak players, whose gifts come in big pots too, hence no cap by default."""
+
+
+@dataclass
+class _Sums:
+    """Count, sum and sum of squares of some booked values (chips)."""
+
+    hands: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.hands += 1
+        self.total += value
+        self.squares += value * value
+
+    def remove(self, value: float) -> None:
+        self.hands -= 1
+        self.total -= value
+        self.squares -= value * value
+
+    def copy(self) -> _Sums:
+        return _Sums(self.hands, self.total, self.squares)
+
+    def merged(self, other: _Sums) -> _Sums:
+        return _Sums(self.hands + other.hands, self.total + other.total, self.squares + other.squares)
+
+    def deviations(self) -> float:
+        """The sum of squared deviations from these values' own mean (chips squared)."""
+        return max(self.squares - self.total * self.total / self.hands, 0.0) if self.hands else 0.0
 
 
 @dataclass
@@ -116,35 +154,42 @@ class RiskLedger:
         self.hands = 0
         self.total = 0.0
         """Sum of ``v - r_p`` over the hands (chips)."""
-        self._squares = 0.0
-        self._best: list[float] = []
-        """The ``spare`` largest booked values (a min-heap)."""
+        self._parts = [_Sums(), _Sums()]
+        """Hands, sum and sum of squares of the booked values, by part (0: blueprint, 1:
+        exploiter)."""
+        self._best: list[tuple[float, int]] = []
+        """The ``spare`` largest booked values and their parts (a min-heap)."""
         self._z = float(norm.ppf(settings.confidence))
 
-    def _counted(self) -> tuple[int, float, float]:
-        """Hands, sum and sum of squares of the booked values the bound counts (chips)."""
-        spared = [x for x in self._best if x > 0.0]
-        return (
-            self.hands - len(spared),
-            self.total - sum(spared),
-            self._squares - sum(x * x for x in spared),
-        )
+    def _counted(self) -> list[_Sums]:
+        """The booked values the bound counts (chips), by part: without the spared hands."""
+        counted = [part.copy() for part in self._parts]
+        for value, part in self._best:
+            if value > 0.0:
+                counted[part].remove(value)
+        if not self.settings.spread_by_part:
+            return [counted[0].merged(counted[1])]
+        return counted
 
     def spread(self) -> float:
-        """``s``: the standard deviation of one hand's value (chips), shrunk towards the prior."""
+        """``s``: the standard deviation of one hand's value (chips), each hand's deviation
+        from its part's mean (``spread_by_part``), shrunk towards the prior."""
         s0 = self.settings.prior_spread * self.big_blind
         weight = self.settings.prior_hands
-        hands, total, squares = self._counted()
-        if hands + weight <= 1.0:
+        parts = [part for part in self._counted() if part.hands > 0]
+        freedom = sum(part.hands for part in parts) - len(parts)
+        if weight + freedom <= 0.0:
             return s0
-        deviations = max(squares - total * total / hands, 0.0) if hands > 0 else 0.0
-        return math.sqrt((weight * s0 * s0 + deviations) / (weight + max(hands - 1, 0)))
+        deviations = sum(part.deviations() for part in parts)
+        return math.sqrt((weight * s0 * s0 + deviations) / (weight + freedom))
 
     def won(self) -> float:
         """The demonstrated winnings (chips): the lower confidence bound of the module docstring
         (without the ``spare`` best hands)."""
         a = self.settings.allowance * self.big_blind
-        hands, total, _squares = self._counted()
+        parts = self._counted()
+        hands = sum(part.hands for part in parts)
+        total = sum(part.total for part in parts)
         return total + a * self.hands - self._z * self.spread() * math.sqrt(hands)
 
     def budget(self) -> float:
@@ -155,21 +200,23 @@ class RiskLedger:
         """``lam``: the probability of playing the exploiter in the next hand."""
         return min(max(self.budget() / (self.settings.risk * self.big_blind), 0.0), 1.0)
 
-    def settle(self, position: int, value: float) -> LedgerEntry:
-        """Book a finished hand played in ``position`` that won ``value`` chips."""
+    def settle(self, position: int, value: float, exploited: bool = False) -> LedgerEntry:
+        """Book a finished hand played in ``position`` that won ``value`` chips, by the
+        exploiter if ``exploited`` (else by the blueprint)."""
         if position not in (0, 1):
             raise ValueError(f"the ledger is for two players, got position {position}")
         booked = value - self.settings.reference[position] * self.big_blind
         if self.settings.cap is not None:
             booked = min(booked, self.settings.cap * self.big_blind)
+        part = int(exploited)
         self.hands += 1
         self.total += booked
-        self._squares += booked * booked
+        self._parts[part].add(booked)
         if self.settings.spare:
             if len(self._best) < self.settings.spare:
-                heapq.heappush(self._best, booked)
-            elif booked > self._best[0]:
-                heapq.heapreplace(self._best, booked)
+                heapq.heappush(self._best, (booked, part))
+            elif booked > self._best[0][0]:
+                heapq.heapreplace(self._best, (booked, part))
         return LedgerEntry(value, booked, self.won(), self.share())
 
 
