@@ -19,7 +19,7 @@ from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
 from pokerbot.strategies.baselines import AlwaysCall, RandomPlayer
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import RANGE_VALUE_MIN_BUDGET, SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import SafetySettings
 from pokerbot.strategies.safe.values import flop_equities, hand_value, range_hand_value
 from pokerbot.strategies.showdown import (
@@ -203,16 +203,27 @@ class Watched(SafeAdaptiveAgent):
         super().observe(view)
 
 
-@pytest.mark.parametrize("imaginary", [True, False])
-def test_the_agent_books_the_blueprints_hands_over_its_range(imaginary):
+@pytest.mark.parametrize(
+    ("imaginary", "seconds"),
+    [(True, 1.0), (False, 1.0), (True, RANGE_VALUE_MIN_BUDGET / 5)],
+    ids=["range", "plain", "range-without-time"],
+)
+def test_the_agent_books_the_blueprints_hands_over_its_range(imaginary, seconds):
+    """Over the range when the settings ask for it and the decisions' budget leaves time for
+    it; at our holding otherwise (a budget of 0.1 s: the range's valuation would delay the
+    next hand's first decision past such a budget)."""
     settings = SafetySettings(risk=20.0, prior_spread=15.0, imaginary=imaginary)
     blueprint = blueprint_factory(NOLIMIT, 1)
     agent = Watched(NOLIMIT, 2, blueprint=blueprint, exploiter=AlwaysCall(NOLIMIT), settings=settings)
-    run_inprocess_match(NOLIMIT, 30, 9, [agent, AlwaysCall(NOLIMIT)], ["agent", "call"])
+    players = [agent, AlwaysCall(NOLIMIT)]
+    run_inprocess_match(NOLIMIT, 30, 9, players, ["agent", "call"], seconds_per_action=seconds)
+    assert agent.decision_budget is not None and agent.decision_budget <= seconds
+    over_range = imaginary and seconds >= RANGE_VALUE_MIN_BUDGET
+    assert agent.values_over_range() == over_range
     ranged = 0
     for view, part, entry in zip(agent.views, agent.parts, agent.history, strict=True):
         plain = hand_value(view.state, view.position, seed=view.hand_number)
-        if imaginary and part is blueprint:  # the exploiter's hands: at our holding
+        if over_range and part is blueprint:  # the exploiter's hands: at our holding
             state = view.state
             last = max(r for r, _a, _x in state.history())
             board = state.board_cards[: NOLIMIT.board_start[last] + NOLIMIT.num_board_cards[last]]
@@ -222,4 +233,4 @@ def test_the_agent_books_the_blueprints_hands_over_its_range(imaginary):
         else:
             expected = plain
         assert entry.value == pytest.approx(expected)
-    assert not imaginary or ranged > 10  # the range's value is not our holding's
+    assert not over_range or ranged > 10  # the range's value is not our holding's

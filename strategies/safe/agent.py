@@ -22,6 +22,7 @@ a hand that saw the turn, in :meth:`SafeAdaptiveAgent.observe`, never in a decis
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Hashable
 
 import numpy as np
@@ -56,6 +57,17 @@ LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
 """Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds; every
 hand valued at the holding dealt (the range value is not measured in limit matches yet)."""
 
+
+RANGE_VALUE_MIN_BUDGET = 0.5
+"""Seconds: the shortest decision budget (the client's deadline for the agent's last
+decision) under which the blueprint's hands are still valued over its range. That valuation
+runs after the hand, about 0.1 to 0.2 s on this project's machine, and the next hand's first
+decision waits for it; under tighter limits (the competition benchmark's 100 ms a response,
+a budget of about 45 ms) the strategy process would still be valuing the last hand when the
+next request came, and the client would answer with fallbacks, so the hand is valued at our
+holding (``hand_value``, about 25 ms). The choice depends on the time limits, not on the
+cards, so either value keeps the ledger unbiased. In-process matches give 1 s a decision,
+``pokerbot play`` under the reference dealer's default limits some seconds."""
 
 DEFEND = False
 """Whether the no-limit blueprint part plays with its minimum defence
@@ -94,6 +106,9 @@ class SafeAdaptiveAgent(Strategy):
         """Every settled hand, in order (for experiments)."""
         self.exploited_hands = 0
         """Hands the exploiter played (decided at least once)."""
+        self.decision_budget: float | None = None
+        """Seconds the client gave the agent's last decision (None before the first): whether
+        a hand can be valued over the blueprint's range (:data:`RANGE_VALUE_MIN_BUDGET`)."""
 
     def playing(self, view: MatchState) -> Strategy:
         """The strategy that plays the hand of ``view`` (drawn at the hand's first question)."""
@@ -103,6 +118,7 @@ class SafeAdaptiveAgent(Strategy):
         return self._hand[1]
 
     def decide(self, view: MatchState, deadline: float) -> Action:
+        self.decision_budget = deadline - time.monotonic()
         return self.playing(view).decide(view, deadline)
 
     def prepare(self) -> None:
@@ -146,10 +162,11 @@ class SafeAdaptiveAgent(Strategy):
     def hand_value(self, view: MatchState, exploited: bool) -> float:
         """What the finished hand of ``view`` books (chips, before the reference): over the
         blueprint's range when it played the hand and the settings ask for it
-        (:func:`~pokerbot.strategies.safe.values.range_hand_value`), else at our holding
+        (:func:`~pokerbot.strategies.safe.values.range_hand_value`) and the time limits leave
+        room for it (:data:`RANGE_VALUE_MIN_BUDGET`), else at our holding
         (:func:`~pokerbot.strategies.safe.values.hand_value`)."""
         state = view.state
-        if not exploited and self.ledger.settings.imaginary and isinstance(self.blueprint, RangeReporter):
+        if not exploited and self.values_over_range() and isinstance(self.blueprint, RangeReporter):
             board = board_through(state, last_action_round(state))
             reach = self.blueprint.reach(state, view.position, view.hand_number, board)
             if reach is not None:
@@ -158,6 +175,12 @@ class SafeAdaptiveAgent(Strategy):
                 except ValueError as error:  # the client played a fallback for the blueprint
                     _log.warning("hand valued at our holding", hand=view.hand_number, reason=str(error))
         return hand_value(state, view.position, seed=view.hand_number)
+
+    def values_over_range(self) -> bool:
+        """Whether a blueprint hand is valued over its range: the settings ask for it and the
+        last decision's budget (if any yet) was at least :data:`RANGE_VALUE_MIN_BUDGET`."""
+        budget = self.decision_budget
+        return self.ledger.settings.imaginary and (budget is None or budget >= RANGE_VALUE_MIN_BUDGET)
 
 
 def _derived_seed(seed: int | None, part: int) -> int | None:
@@ -192,6 +215,7 @@ __all__ = [
     "DEFEND",
     "LIMIT_SETTINGS",
     "NOLIMIT_SETTINGS",
+    "RANGE_VALUE_MIN_BUDGET",
     "SafeAdaptiveAgent",
     "default_settings",
     "safe_adaptive_factory",
