@@ -16,7 +16,8 @@ strategy that plays that hand. Decisions cost what the part playing costs: a tab
 and a hand-strength evaluation for the blueprint, the exploiter's time budget for it. In
 no-limit the ledger values each of the blueprint's hands over its whole range
 (:func:`~pokerbot.strategies.safe.values.range_hand_value`): about a tenth of a second after
-a hand that saw the turn, in :meth:`SafeAdaptiveAgent.observe`, never in a decision.
+a hand that saw the turn, in :meth:`SafeAdaptiveAgent.observe`, never in a decision, and only
+when the time limits leave room for it (:data:`RANGE_VALUE_MIN_BUDGET`).
 """
 
 from __future__ import annotations
