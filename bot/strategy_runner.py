@@ -24,6 +24,7 @@ import asyncio
 import collections
 import multiprocessing
 import signal
+import time
 from abc import ABC, abstractmethod
 from multiprocessing.connection import Connection
 from typing import Literal
@@ -136,8 +137,11 @@ def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool
     A decision goes before the observations still waiting: the pipe is drained before each
     observation, so a request that came in behind a hand's end (the dealer sends the end and
     the next request together) waits for at most the one observation under way, not for every
-    one queued; those are observed after it, in order. ``ordered``: every message in the order
-    it came (a decision waits for the hands' ends sent before it).
+    one queued; those are observed after it, in order. A decision whose cut-off passed before
+    the child could start it (the client has answered with its fallback) is not run, so one
+    late request does not keep the child busy through the next ones. ``ordered``: every
+    message in the order it came (a decision waits for the hands' ends sent before it), and
+    every decision run.
     """
     signal.set_wakeup_fd(-1)  # the parent's event loop owns the inherited wake-up pipe
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
@@ -155,16 +159,22 @@ def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool
             return
         kind, text = message[:1], message[1:].decode()
         if kind == _DECIDE:
-            _decide(connection, strategy, reader, game, text)
+            _decide(connection, strategy, reader, game, text, ordered)
         elif kind == _OBSERVE and ordered:
             _observe(connection, strategy, reader, text)
         elif kind == _OBSERVE:
             waiting.append(text)
 
 
-def _decide(connection: Connection, strategy: Strategy, reader: MatchStateReader, game: Game, text: str) -> None:
-    """Answer one decide request (``DEADLINE LINE``) with the action or the error."""
-    deadline_text, _, line = text.partition(" ")
+def _decide(
+    connection: Connection, strategy: Strategy, reader: MatchStateReader, game: Game, text: str, ordered: bool
+) -> None:
+    """Answer one decide request (``DEADLINE CUTOFF LINE``, monotonic seconds) with the action
+    or the error; unless ``ordered``, a request whose cut-off has passed gets the error at once."""
+    deadline_text, cutoff_text, line = text.split(" ", 2)
+    if not ordered and time.monotonic() >= float(cutoff_text):
+        connection.send_bytes(_ERROR + b"the request's time was up before the strategy was free to start it")
+        return
     try:
         view = reader.parse(line)
         action = strategy.decide(view, float(deadline_text))
@@ -191,7 +201,10 @@ class ProcessRunner(Runner):
     """Runs the strategy in a child process forked from the client.
 
     Requests go down a pipe in order; a decision the client stopped waiting for still runs
-    to its end in the child (its answer is dropped), and until then the runner is busy.
+    to its end in the child if the child had begun it (its answer is dropped), and until then
+    the runner is busy; one the child reaches only after the client's cut-off is not run (the
+    client has sent its fallback; running it would keep the child busy through the next
+    requests too).
     Observations are sent without waiting, a few at most: while the child is behind (still
     on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
     end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
@@ -275,7 +288,8 @@ class ProcessRunner(Runner):
             raise StrategyBusyError("the strategy is still busy with an earlier decision")
         assert self._loop is not None
         answer: asyncio.Future[bytes] = self._loop.create_future()
-        self._send(_DECIDE + f"{deadline!r} {line}".encode())
+        cutoff = time.monotonic() + timeout
+        self._send(_DECIDE + f"{deadline!r} {cutoff!r} {line}".encode())
         self._pending.append(answer)
         async with asyncio.timeout(timeout):
             message = await answer

@@ -390,9 +390,10 @@ async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) 
     assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
 
 
-def _two_ends_and_a_request(record: Path, ordered: bool) -> tuple[list[bytes], list[list[str]]]:
-    """Two hands' ends and a request wait in a strategy process's pipe before it starts: its
-    replies, and what the strategy saw (kind, hand, betting) in order."""
+def _two_ends_and_a_request(record: Path, ordered: bool, cutoff: float = 5.0) -> tuple[list[bytes], list[list[str]]]:
+    """Two hands' ends and a request (its cut-off ``cutoff`` seconds from now) wait in a
+    strategy process's pipe before it starts: its replies, and what the strategy saw (kind,
+    hand, betting) in order."""
     import multiprocessing
 
     from pokerbot.bot.strategy_runner import _serve
@@ -401,7 +402,8 @@ def _two_ends_and_a_request(record: Path, ordered: bool) -> tuple[list[bytes], l
     client, child = context.Pipe(duplex=True)
     client.send_bytes(b"O" + HAND_0[2].encode())
     client.send_bytes(b"O" + HAND_1[2].encode())
-    client.send_bytes(f"D{time.monotonic() + 5!r} {HAND_0[0]}".encode())
+    now = time.monotonic()
+    client.send_bytes(f"D{now + 5!r} {now + cutoff!r} {HAND_0[0]}".encode())
     server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, ordered), daemon=True)
     server.start()  # only now: all three are waiting in its pipe
     child.close()
@@ -423,6 +425,21 @@ def test_an_ordered_strategy_process_takes_every_request_in_the_order_sent(tmp_p
     replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=True)
     assert replies == [b"K", b"K", b"Ac"]
     assert seen == [["observe", "0", "rc"], ["observe", "1", "cc"], ["decide", "0", ""]]
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_a_request_past_its_cut_off_is_not_run(tmp_path: Path, ordered: bool) -> None:
+    """A request the child reaches after its cut-off (the client has sent its fallback) gets
+    an error at once and the strategy never sees it, so the child is free for the next one;
+    ``ordered`` (``pokerbot match``) runs every request, late or not."""
+    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=ordered, cutoff=-1.0)
+    if ordered:
+        assert replies == [b"K", b"K", b"Ac"]
+        assert ["decide", "0", ""] in seen
+    else:
+        assert replies[0].startswith(b"E") and b"time was up" in replies[0]
+        assert replies[1:] == [b"K", b"K"]
+        assert seen == [["observe", "0", "rc"], ["observe", "1", "cc"]]
 
 
 async def test_an_ordered_slow_learner_observes_every_hand(tmp_path: Path) -> None:
@@ -512,13 +529,13 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
         result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.3, isolation="process")
     assert result.hands_played == 2 and result.error is None
     # Hand 1's request waited behind hand 0's observation: it fell back on time, and hand 1's
-    # end was skipped instead of queued behind that late decision.
+    # end was skipped instead of queued behind that late decision. The child reached the
+    # request after its cut-off, so it never ran it (the fallback had answered it).
     assert result.fallbacks == 1
     assert [entry["hand"] for entry in logs if entry["event"] == "observe_skipped"] == [1]
     assert [line.split("|")[:2] for line in record.read_text().splitlines()] == [
         ["decide", "0"],
         ["observe", "0"],
-        ["decide", "1"],
     ]
 
 
