@@ -151,15 +151,22 @@ class RiskLedger:
             raise ValueError(f"the big blind must be positive, got {big_blind}")
         self.settings = settings
         self.big_blind = float(big_blind)
-        self.hands = 0
-        self.total = 0.0
-        """Sum of ``v - r_p`` over the hands (chips)."""
         self._parts = [_Sums(), _Sums()]
         """Hands, sum and sum of squares of the booked values, by part (0: blueprint, 1:
         exploiter)."""
         self._best: list[tuple[float, int]] = []
         """The ``spare`` largest booked values and their parts (a min-heap)."""
         self._z = float(norm.ppf(settings.confidence))
+
+    @property
+    def hands(self) -> int:
+        """Hands settled so far."""
+        return self._parts[0].hands + self._parts[1].hands
+
+    @property
+    def total(self) -> float:
+        """Sum of ``v - r_p`` over the hands (chips)."""
+        return self._parts[0].total + self._parts[1].total
 
     def _counted(self) -> list[_Sums]:
         """The booked values the bound counts (chips), by part: without the spared hands."""
@@ -209,8 +216,6 @@ class RiskLedger:
         if self.settings.cap is not None:
             booked = min(booked, self.settings.cap * self.big_blind)
         part = int(exploited)
-        self.hands += 1
-        self.total += booked
         self._parts[part].add(booked)
         if self.settings.spare:
             if len(self._best) < self.settings.spare:
