@@ -22,8 +22,9 @@ end was read, since the strategy's ``observe`` delayed reading it). The strategy
 lock it holds can delay the fallback; inline when it declares itself cheap.
 
 Fallback rule. When the strategy raises, runs out of time, returns an illegal action, or is
-still busy with an earlier call that overran (it is not interrupted: strategies are not
-written to be stopped half-way), or its process died, the client sends ``c``: a check when nothing is owed,
+still busy with earlier calls that overran (it is not interrupted: strategies are not
+written to be stopped half-way; a strategy process takes the next request behind a late
+one, within that request's own time), or its process died, the client sends ``c``: a check when nothing is owed,
 otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is logged
 (structlog, event ``fallback``) and counted in :attr:`ClientResult.fallbacks`.
 """

@@ -43,6 +43,11 @@ _JOIN_SECONDS = 1.0
 MAX_OBSERVING = 3
 """Observations a strategy process may have queued (hands can end without a decision of
 this seat, faster than the strategy observes them)."""
+MAX_DECIDING = 2
+"""Decisions a strategy process may have in hand: one the client gave up on and still runs,
+and the next, which waits for the child within its own time (against a fast opponent a
+dozen requests can come in the few milliseconds a late decision overruns by; each used to
+get the fallback at once)."""
 _REAP_SECONDS = 0.2
 
 
@@ -201,10 +206,13 @@ class ProcessRunner(Runner):
     """Runs the strategy in a child process forked from the client.
 
     Requests go down a pipe in order; a decision the client stopped waiting for still runs
-    to its end in the child if the child had begun it (its answer is dropped), and until then
-    the runner is busy; one the child reaches only after the client's cut-off is not run (the
-    client has sent its fallback; running it would keep the child busy through the next
-    requests too).
+    to its end in the child if the child had begun it (its answer is dropped). The next
+    request is sent behind it all the same and waited for within its own time, so the child
+    answers it if the late one ends soon enough (against a fast opponent the next request
+    comes a moment after the fallback); with :data:`MAX_DECIDING` decisions in hand the
+    runner is busy. A request the child reaches only after the client's cut-off is not run
+    (the client has sent its fallback; running it would keep the child busy through the
+    next requests too).
     Observations are sent without waiting, a few at most: while the child is behind (still
     on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
     end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
@@ -284,8 +292,8 @@ class ProcessRunner(Runner):
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
-        if self._pending:
-            raise StrategyBusyError("the strategy is still busy with an earlier decision")
+        if len(self._pending) >= MAX_DECIDING:
+            raise StrategyBusyError("the strategy is still busy with earlier decisions")
         assert self._loop is not None
         answer: asyncio.Future[bytes] = self._loop.create_future()
         cutoff = time.monotonic() + timeout

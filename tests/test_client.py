@@ -196,6 +196,10 @@ async def test_a_failing_strategy_falls_back_to_check_or_call(answer: Any, reaso
     assert fallback["hand"] == 0 and fallback["action"] == "c"
 
 
+HAND_2 = ["MATCHSTATE:0:2::Qs|", "MATCHSTATE:0:2:r:Qs|", "MATCHSTATE:0:2:rc:Qs|Ks"]
+"""Hand 0 again, as the third hand, with other cards."""
+
+
 @pytest.mark.parametrize("isolation", ["thread", "process"])
 async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation: str) -> None:
     release = threading.Event()  # (a strategy process has its own copy, never set: it is killed)
@@ -207,7 +211,7 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
             release.wait(60)
             return CALL
 
-    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    dealer = Dealer([*HAND_0, *HAND_1, *HAND_2], {HAND_0[0], HAND_1[1], HAND_2[0]})
     # A budget of about half a second (not 50 ms): on a loaded machine the event loop can
     # stall for tens of milliseconds between reading a request and asking the strategy,
     # and a request found already out of time falls back for that reason instead.
@@ -217,10 +221,39 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
     finally:
         release.set()
     # Cut off, not waited for: a strategy that had been waited for would have answered (no fallback).
-    assert result.fallbacks == 2 and result.hands_played == 2
+    assert result.fallbacks == 3 and result.hands_played == 3
     reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
-    assert "did not answer within" in reasons[0] and "still busy" in reasons[1]
-    assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c"]
+    assert "did not answer within" in reasons[0] and "still busy" in reasons[2]
+    # A strategy process takes the next request behind the late one (it may finish in time);
+    # a third finds both in hand and gets the fallback at once. A thread takes one at a time.
+    assert ("did not answer within" if isolation == "process" else "still busy") in reasons[1]
+    assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c", "MATCHSTATE:0:2::Qs|:c"]
+
+
+async def test_a_request_behind_a_late_decision_is_answered_by_the_strategy_when_it_can_be() -> None:
+    """Against a fast opponent the next request comes a moment after the fallback; the
+    strategy process takes it as soon as the late decision is done, within its own time,
+    instead of every request meanwhile getting the fallback."""
+
+    class LateOnce(Strategy):
+        name = "late-once"
+        decisions = 0
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            self.decisions += 1
+            if self.decisions == 1:
+                time.sleep(0.75)  # past the 0.57 s cut-off of the budget below
+            return LIMIT_RAISE
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, LateOnce(KUHN), time_per_action=0.5, isolation="process")
+    assert result.fallbacks == 1 and result.hands_played == 2
+    (fallback,) = [entry for entry in logs if entry["event"] == "fallback"]
+    assert fallback["hand"] == 0 and "did not answer within" in fallback["reason"]
+    # Hand 1's request came about 0.57 s in, with a cut-off about 0.57 s later; the late
+    # decision ended at 0.75 s, so the strategy answered it (a raise; the fallback calls).
+    assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:r"]
 
 
 @pytest.mark.parametrize("isolation", ["inline", "thread", "process"])
