@@ -34,6 +34,7 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
+from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings
 from pokerbot.strategies.safe.values import (
     RangeReporter,
@@ -125,12 +126,14 @@ class SafeAdaptiveAgent(Strategy):
     def prepare(self) -> None:
         """Both parts' data, and the ledger's compiled equity code (else compiled or loaded by
         the first hands' settlements, seconds on a fresh install, while the client answers
-        with fallbacks): a hand checked down to the river is valued both ways."""
+        with fallbacks): a flop's equity, a pre-flop all-in, and a hand checked down to the
+        river valued both ways."""
         self.blueprint.prepare()
         self.exploiter.prepare()
         if not (self.game.is_standard_deck and self.game.num_hole_cards == 2 and self.game.num_players == 2):
             return
         board_equity((0, 1), (2, 3, 4), random.Random(0))
+        heads_up_equity(self.game, ((0, 1), (2, 3)), (), preflop_boards=16)  # the all-in adjustment
         if self.ledger.settings.imaginary and isinstance(self.blueprint, RangeReporter):
             state = HandState(self.game, [(0, 1), (2, 3)], (4, 5, 6, 7, 8))
             while not state.finished:

@@ -30,6 +30,7 @@ from pokerbot.models.buckets.evaluator import HAND_INDEX
 from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.showdown import (
     NUM_HOLDINGS,
     conflict_mask,
@@ -85,9 +86,7 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
     theirs = state.hole_cards[1 - position]
     if state.showdown() and last_round < game.num_rounds - 1 and theirs is not None:
         board = board_through(state, last_round)
-        weights = np.zeros(NUM_HOLDINGS)
-        weights[holding_index(theirs)] = 1.0
-        equity = float(equity_vs_ranges(mine, board, weights, samples=samples, seed=seed)[0])
+        equity = heads_up_equity(game, (mine, theirs), board, preflop_boards=samples, seed=seed)
         value = (2.0 * equity - 1.0) * min(state.spent)
     if luck:
         matched, _behind = luck_features(state, position, seed=seed)
