@@ -147,10 +147,10 @@ def _serve(
     """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
 
     A decision goes before the observations still waiting: before each observation the child
-    waits ``overtake`` seconds (:data:`OVERTAKE_SECONDS`) for another message, so a request that came in behind a
-    hand's end (the dealer sends the end and the next request together) is decided first, and
-    one that comes later waits for at most the one observation under way, not for every one
-    queued; those are observed after it, in order. A decision whose cut-off passed before
+    waits ``overtake`` seconds (:data:`OVERTAKE_SECONDS`) for another message, so a request
+    that came in behind a hand's end (the dealer sends the end and the next request together)
+    is decided first, and one that comes later waits for at most the one observation under
+    way, not for every one queued; those are observed after it, in order. A decision whose cut-off passed before
     the child could start it (the client has answered with its fallback) is not run, so one
     late request does not keep the child busy through the next ones. ``ordered``: every
     message in the order it came (a decision waits for the hands' ends sent before it), and
