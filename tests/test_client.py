@@ -624,3 +624,34 @@ def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch:
     ((prepared, frozen),) = seen
     assert prepared  # the chart was loaded before the dealer was reached
     assert frozen > frozen_before  # and what was loaded is out of the collector's sight
+
+
+def test_play_prepare_only_prepares_the_strategy_and_connects_to_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--prepare-only`` (run once after installing, or in an image's build, so that compiled
+    code is cached): the strategy is prepared, no seat is needed and none is reached."""
+    from pokerbot.bot import play_cli
+
+    marker = tmp_path / "prepared.txt"
+    bot = tmp_path / "mybot.py"
+    bot.write_text(
+        "from pathlib import Path\n"
+        "from pokerbot.protocol.actions import CALL\n"
+        "from pokerbot.strategies.base import Strategy\n\n"
+        "class Preparing(Strategy):\n"
+        "    name = 'preparing'\n\n"
+        "    def decide(self, view, deadline):\n"
+        "        return CALL\n\n"
+        "    def prepare(self):\n"
+        f"        Path({str(marker)!r}).write_text('yes')\n"
+    )
+
+    async def no_match(*args: Any, **options: Any) -> Any:
+        raise AssertionError("--prepare-only must not connect")
+
+    monkeypatch.setattr(play_cli, "play_match", no_match)
+    result = CliRunner().invoke(app, ["play", "--game", "kuhn", "--strategy", f"{bot}:Preparing", "--prepare-only"])
+    assert result.exit_code == 0, result.output
+    assert marker.read_text() == "yes"
+    assert f"prepared {bot}:Preparing for kuhn in" in result.output
