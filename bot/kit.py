@@ -192,7 +192,12 @@ Another machine
 ---------------
 startme.sh runs pokerbot with the Python that built the kit ({kit.python}). Elsewhere, install
 pokerbot {kit.pokerbot_version} (pip install pokerbot) and set POKERBOT_PYTHON to that Python, or
-build the kit again there with `pokerbot kit`.
+build the kit again there with `pokerbot kit`. On a fresh install, run once (in this folder)
+
+    "$POKERBOT_PYTHON" -m pokerbot.bot.cli play --game game.txt --strategy {_quote(kit.strategy)} --prepare-only
+
+before the match: it compiles the strategy's code into the install's cache (a hold'em
+agent's first start otherwise takes about a minute before it connects; later ones a second).
 
 Files
 -----
