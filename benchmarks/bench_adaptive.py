@@ -50,7 +50,7 @@ class TimedAdaptive(SafeAdaptiveAgent):
     def observe(self, view: MatchState) -> None:
         if not hasattr(self, "observations"):
             self.observations = []
-        part = "exploiter" if self._hand is not None and self._hand[1] is self.exploiter else "blueprint"
+        part = "exploiter" if self._parts.get(view.hand_number) is self.exploiter else "blueprint"
         exploiter = self.exploiter
         learning = 0.0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import MAX_OPEN_HANDS, SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings
 from pokerbot.strategies.safe.values import FLOP_SAMPLES, board_equity, hand_value, luck_features
 from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
@@ -343,6 +344,28 @@ def test_the_hand_draw_is_fixed_per_hand_and_answers_for_the_player_of_the_hand(
         assert agent.action_probabilities(view) == first  # asked again: the same answer
         players.append(agent.playing(view))
     assert players.count(exploiter) / 400 == pytest.approx(share, abs=0.08)
+
+
+def test_a_hand_is_settled_by_the_part_that_played_it_when_the_next_hand_came_first():
+    """A strategy process answers a waiting request before it observes the hand before it, so
+    the agent may decide hand 1 before it settles hand 0: hand 0 is still booked to the part
+    that played it (once, a single slot for the current hand booked it to hand 1's part)."""
+    blueprint, exploiter = Recorder(NOLIMIT, CALL), Recorder(NOLIMIT, Action.raise_to(300))
+    settings = SafetySettings(initial=20.0, risk=20.0)  # the exploiter from the first hand
+    agent = SafeAdaptiveAgent(NOLIMIT, 6, blueprint=blueprint, exploiter=exploiter, settings=settings)
+    cards = [None, parse_cards("AhAd")]
+    for hand in (0, 1):
+        agent.decide(MatchState(1, hand, HandState(NOLIMIT, cards)), time.monotonic() + 1.0)
+    assert exploiter.hands == {0, 1}
+    for hand in (0, 1):
+        state = HandState(NOLIMIT, cards)
+        state.apply(FOLD)
+        agent.observe(MatchState(1, hand, state))
+    assert agent.exploited_hands == 2 and agent.ledger.hands == 2
+    # Hands asked about and never settled (their ends skipped by a client behind) are forgotten.
+    for hand in range(2, 2 + 3 * MAX_OPEN_HANDS):
+        agent.playing(MatchState(1, hand, HandState(NOLIMIT, cards)))
+    assert len(agent._parts) == MAX_OPEN_HANDS
 
 
 def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():

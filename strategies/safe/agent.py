@@ -70,6 +70,9 @@ next request came, and the client would answer with fallbacks, so the hand is va
 holding (``hand_value``, about 25 ms). The choice depends on the time limits, not on the
 cards, so either value keeps the ledger unbiased. In-process matches give 1 s a decision,
 ``pokerbot play`` under the reference dealer's default limits some seconds."""
+MAX_OPEN_HANDS = 16
+"""Hands whose part the agent remembers until their end is settled (a client that falls
+behind skips some hands' ends: their entries go, oldest first)."""
 
 DEFEND = False
 """Whether the no-limit blueprint part plays with its minimum defence
@@ -103,7 +106,11 @@ class SafeAdaptiveAgent(Strategy):
         self.exploiter = exploiter
         self.ledger = RiskLedger(settings or default_settings(game), game.big_blind)
         self._draw_seed = self.rng.getrandbits(64)
-        self._hand: tuple[int, Strategy] | None = None
+        self._parts: dict[int, Strategy] = {}
+        """The part drawn for each hand asked about and not yet settled (hand number -> part):
+        a hand's end can be observed after the next hand's first decision (a strategy process
+        answers a waiting request first), so one slot for the current hand would book the
+        hand before it to the wrong part."""
         self.history: list[LedgerEntry] = []
         """Every settled hand, in order (for experiments)."""
         self.exploited_hands = 0
@@ -113,11 +120,16 @@ class SafeAdaptiveAgent(Strategy):
         a hand can be valued over the blueprint's range (:data:`RANGE_VALUE_MIN_BUDGET`)."""
 
     def playing(self, view: MatchState) -> Strategy:
-        """The strategy that plays the hand of ``view`` (drawn at the hand's first question)."""
-        if self._hand is None or self._hand[0] != view.hand_number:
+        """The strategy that plays the hand of ``view`` (drawn at the hand's first question,
+        with the share of the hands settled by then)."""
+        part = self._parts.get(view.hand_number)
+        if part is None:
             draw = random.Random(f"{self._draw_seed}:{view.hand_number}").random()
-            self._hand = (view.hand_number, self.exploiter if draw < self.ledger.share() else self.blueprint)
-        return self._hand[1]
+            part = self.exploiter if draw < self.ledger.share() else self.blueprint
+            self._parts[view.hand_number] = part
+            while len(self._parts) > MAX_OPEN_HANDS:  # hands whose end was never shown
+                del self._parts[next(iter(self._parts))]
+        return part
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         self.decision_budget = deadline - time.monotonic()
@@ -156,7 +168,7 @@ class SafeAdaptiveAgent(Strategy):
 
     def observe(self, view: MatchState) -> None:
         """Settle the hand in the ledger; both parts learn from it."""
-        exploited = self._hand is not None and self._hand[0] == view.hand_number and self._hand[1] is self.exploiter
+        exploited = self._parts.pop(view.hand_number, None) is self.exploiter
         self.history.append(self.ledger.settle(view.position, self.hand_value(view, exploited), exploited))
         if exploited:
             self.exploited_hands += 1
