@@ -49,11 +49,6 @@ and the next, which waits for the child within its own time (against a fast oppo
 dozen requests can come in the few milliseconds a late decision overruns by; each used to
 get the fallback at once)."""
 _REAP_SECONDS = 0.2
-OVERTAKE_SECONDS = 0.002
-"""How long a strategy process waits, with a hand's end to observe, for a request sent right
-behind it (the dealer sends a hand's end and the next hand's first request together; the
-client passes them on one after the other) before it begins the observation, which the
-request would otherwise wait behind."""
 
 
 class StrategyFailedError(RuntimeError):
@@ -141,16 +136,15 @@ _DECIDE, _OBSERVE = b"D", b"O"
 _ACTION, _ERROR, _OBSERVED = b"A", b"E", b"K"
 
 
-def _serve(
-    connection: Connection, strategy: Strategy, game: Game, ordered: bool = False, overtake: float = OVERTAKE_SECONDS
-) -> None:
+def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool = False) -> None:
     """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
 
-    A decision goes before the observations still waiting: before each observation the child
-    waits ``overtake`` seconds (:data:`OVERTAKE_SECONDS`) for another message, so a request
-    that came in behind a hand's end (the dealer sends the end and the next request together)
-    is decided first, and one that comes later waits for at most the one observation under
-    way, not for every one queued; those are observed after it, in order. A decision whose cut-off passed before
+    A decision goes before the observations still waiting: the pipe is drained before each
+    observation, so a request that came in behind a hand's end (the dealer sends the end and
+    the next request together) waits for at most the one observation under way, not for every
+    one queued; those are observed after it, in order. (Waiting a moment for such a request
+    before observing was tried: against a fast opponent hands end faster than that, the
+    observations piled up and hands' ends were skipped.) A decision whose cut-off passed before
     the child could start it (the client has answered with its fallback) is not run, so one
     late request does not keep the child busy through the next ones. ``ordered``: every
     message in the order it came (a decision waits for the hands' ends sent before it), and
@@ -164,7 +158,7 @@ def _serve(
     """Hands' ends received and not yet observed (wire text)."""
     while True:
         try:
-            if waiting and not connection.poll(overtake):
+            if waiting and not connection.poll():
                 _observe(connection, strategy, reader, waiting.popleft())
                 continue
             message = connection.recv_bytes()

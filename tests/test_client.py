@@ -453,35 +453,6 @@ def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> 
     assert seen == [["decide", "0", ""], ["observe", "0", "rc"], ["observe", "1", "cc"]]
 
 
-@pytest.mark.parametrize("overtake", [0.0, 1.0])
-def test_a_request_sent_just_behind_a_hands_end_is_decided_first(tmp_path: Path, overtake: float) -> None:
-    """The client passes on a hand's end and the next request one after the other; the child
-    waits ``overtake`` seconds for such a request before it begins the observation (the
-    shipped 2 ms is enough when both came together; here the request comes 50 ms later, so
-    without the wait the observation has begun and the request waits behind it)."""
-    import multiprocessing
-
-    from pokerbot.bot.strategy_runner import _serve
-
-    record = tmp_path / "record.txt"
-    context = multiprocessing.get_context("fork")
-    client, child = context.Pipe(duplex=True)
-    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, False, overtake), daemon=True)
-    server.start()
-    child.close()
-    client.send_bytes(b"O" + HAND_0[2].encode())
-    time.sleep(0.05)
-    now = time.monotonic()
-    client.send_bytes(f"D{now + 5!r} {now + 5!r} {HAND_1[1]}".encode())
-    replies = sorted(client.recv_bytes() for _ in range(2))
-    client.close()
-    server.join(10)
-    seen = [line.split("|")[:3] for line in record.read_text().splitlines()]
-    assert replies == [b"Ac", b"K"]
-    first, second = ["decide", "1", "c"], ["observe", "0", "rc"]
-    assert seen == ([second, first] if overtake == 0.0 else [first, second])
-
-
 def test_an_ordered_strategy_process_takes_every_request_in_the_order_sent(tmp_path: Path) -> None:
     """``ordered``: both hands are observed before the request."""
     replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=True)
