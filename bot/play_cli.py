@@ -29,11 +29,11 @@ from pokerbot.bot.human_terminal import TerminalHuman
 from pokerbot.bot.transports import TransportURLError, transport_for
 from pokerbot.bot.transports.base import format_host
 from pokerbot.protocol.errors import GameDefinitionError
-from pokerbot.protocol.game import load_game
+from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
 from pokerbot.protocol.ranking import preload_ranker
-from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.base import Strategy, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
 
@@ -127,8 +127,7 @@ def play(
     log.info("strategy", name=name, game=game)
     if prepare_only:
         started = time.perf_counter()
-        player.prepare()
-        preload_ranker(game_definition.ranker)
+        _prepare(player, game_definition)
         typer.echo(f"prepared {name} for {game} in {time.perf_counter() - started:.1f} s")
         return
     seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
@@ -149,8 +148,7 @@ def play(
     # collector's sight: a full collection walking the agent's models took 0.1-1 s, longer
     # than a response limit, in this process and in the strategy's (forked later, which
     # inherits the freeze).
-    player.prepare()
-    preload_ranker(game_definition.ranker)
+    _prepare(player, game_definition)
     gc.freeze()
     try:
         result = asyncio.run(
@@ -176,6 +174,13 @@ def play(
     if result.error is not None:
         log.error("match_failed", error=result.error, hands=result.hands_played)
         raise typer.Exit(1)
+
+
+def _prepare(player: Strategy, game: Game) -> None:
+    """Load what ``player`` needs and compile its code (cached for later starts where the
+    install allows), and the game's hand ranker: before the first request, not during it."""
+    player.prepare()
+    preload_ranker(game.ranker)
 
 
 HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
