@@ -19,15 +19,21 @@ its real decisions (deterministic players' corrections are zero); ``--imagine-he
 averages over its holdings (a search per sampled holding and decision).
 
 ``--cooler`` (no-limit, an experiment, not shipped) adds features for the money that goes in
-when both players hold strong hands: ``E[w 1{the loser's final hand is at least a pair}]`` and
-``E[w 1{... at least two pair}]`` (``w`` = +1 when position 0 wins the showdown, -1 when it
-loses, 0 on a tie; expectations over the run-outs, so chance-consistent like the equity) times
-the chips behind, a coefficient per round, and prints the cross-fitted ratio with them.
+when both players hold strong hands: ``E[w 1{the loser's final hand is at least a pair}]``,
+``E[w 1{... at least two pair}]``, ``E[w 1{the winner's final hand is at least two pair}]`` and
+``E[w 1{... at least three of a kind}]`` (``w`` = +1 when position 0 wins the showdown, -1 when
+it loses, 0 on a tie; expectations over the run-outs, so chance-consistent like the equity)
+times the chips behind, a coefficient per round, and prints the cross-fitted ratio with them
+(``--cooler-features`` picks some of the four). ``--betting`` (an experiment) adds the stake
+terms themselves, without the edge (card-free, so chance-consistent): they act only through
+the known player's action corrections. ``--by-seat`` fits each seating's coefficients
+apart (the value function then depends on who sits where: a value for this pair of players),
+``--ridge`` penalises the standardised coefficients.
 
 Prints per chunk the standard deviation per deal of the plain, the equity-value AIVAT and the
 cross-fitted stake-value AIVAT estimates (chips), the pooled figures (mbb/hand, 95 %) and the
 coefficients fitted on every chunk (what ``NOLIMIT_STAKE`` / ``LIMIT_STAKE`` ship). ``--cache``
-keeps each chunk's per-hand vectors (a rerun only fits); the estimates cost what ``pokerbot log
+keeps each chunk's per-hand vectors, each seating's apart (a rerun only fits); the estimates cost what ``pokerbot log
 aivat --imaginary --sample N`` costs (some minutes of CPU per 1,000 hands).
 """
 
@@ -53,18 +59,28 @@ from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeVal
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.showdown import holding_index
 
-COOLER_LEVELS = (1, 2)
+COOLER_LOSER = (1, 2)
 """The loser's hand categories of the ``--cooler`` features: at least a pair, at least two pair."""
+COOLER_WINNER = (2, 3)
+"""The winner's hand categories of the ``--cooler`` features: at least two pair, at least trips."""
+COOLER_FEATURES = len(COOLER_LOSER) + len(COOLER_WINNER)
+BETTING_TERMS = 3
+"""The ``--betting`` features a round: matched chips, bet to call, chips behind (no edge)."""
 
 
 @njit(cache=True)
 def _cooler_score(first: np.ndarray, second: np.ndarray, out: np.ndarray) -> None:
     a, b = rank_hand(first, 7), rank_hand(second, 7)
     if a != b:
+        w = 1.0 if a > b else -1.0
         loser = (b if a > b else a) >> 20  # the hand category (rank_hand packs it above 20 bits)
-        for k in range(out.shape[0]):
-            if loser >= k + 1:
-                out[k] += 1.0 if a > b else -1.0
+        winner = (a if a > b else b) >> 20
+        for k in range(len(COOLER_LOSER)):
+            if loser >= COOLER_LOSER[k]:
+                out[k] += w
+        for k in range(len(COOLER_WINNER)):
+            if winner >= COOLER_WINNER[k]:
+                out[len(COOLER_LOSER) + k] += w
 
 
 @njit(cache=True)
@@ -117,52 +133,86 @@ def cooler_expectations(holes: tuple[tuple[int, ...], ...], board: tuple[int, ..
     """The ``--cooler`` expectations for position 0 (antisymmetric: exchanging the holdings
     negates them; pre-flop the pair of holdings seeds the boards, as the equity does)."""
     if len(board) >= 3:
-        return _cooler_kernel(np.array(holes[0]), np.array(holes[1]), np.array(board, dtype=np.int64), 2, 0, 0)
+        return _cooler_kernel(
+            np.array(holes[0]), np.array(holes[1]), np.array(board, dtype=np.int64), COOLER_FEATURES, 0, 0
+        )
     low, high = holding_index(holes[0]), holding_index(holes[1])
     ordered = (holes[1], holes[0]) if low > high else (holes[0], holes[1])
     seed = ((min(low, high) * 1326 + max(low, high)) * 7919) % (2**31)
     out = _cooler_kernel(
-        np.array(ordered[0]), np.array(ordered[1]), np.array(board, dtype=np.int64), 2, VALUE_PREFLOP_BOARDS, seed
+        np.array(ordered[0]),
+        np.array(ordered[1]),
+        np.array(board, dtype=np.int64),
+        COOLER_FEATURES,
+        VALUE_PREFLOP_BOARDS,
+        seed,
     )
     return -out if low > high else out
 
 
 class BasisValue:
     """The equity value, then the equity value plus each feature alone (a vector, chips);
-    with ``cooler``, the ``--cooler`` features after the stake value's."""
+    with ``cooler``, the ``--cooler`` features after the stake value's; with ``betting``, the
+    ``--betting`` features last."""
 
     chance_consistent = True
 
-    def __init__(self, game: Game, cooler: bool = False) -> None:
+    def __init__(self, game: Game, cooler: bool = False, betting: bool = False) -> None:
         self.stake = StakeValue(game, np.zeros(stake_size(game)))
         self.game = game
         self.cooler = cooler
+        self.betting = betting
+        self._cooler: dict[tuple[object, ...], np.ndarray] = {}
 
     def cooler_features(self, state: HandState) -> np.ndarray:
-        out = np.zeros(len(COOLER_LEVELS) * self.game.num_rounds)
+        out = np.zeros(COOLER_FEATURES * self.game.num_rounds)
         holes = state.hole_cards
         if state.finished or holes[0] is None or holes[1] is None:
             return out
         behind = float(self.game.stacks[0] - max(state.spent))
-        start = len(COOLER_LEVELS) * state.round
-        out[start : start + len(COOLER_LEVELS)] = cooler_expectations(holes, state.board_cards) * behind
+        start = COOLER_FEATURES * state.round
+        key = (tuple(holes), tuple(state.board_cards))
+        scores = self._cooler.get(key)
+        if scores is None:
+            scores = self._cooler[key] = cooler_expectations(holes, state.board_cards)  # type: ignore[arg-type]
+        out[start : start + COOLER_FEATURES] = scores * behind
+        return out
+
+    def betting_features(self, state: HandState) -> np.ndarray:
+        """The stake terms themselves, without the edge (card-free: chance-consistent, the same
+        before the deal as after it), a block per round; zeros for a finished hand."""
+        out = np.zeros(BETTING_TERMS * self.game.num_rounds)
+        if state.finished:
+            return out
+        matched, most = min(state.spent), max(state.spent)
+        start = BETTING_TERMS * state.round
+        out[start : start + BETTING_TERMS] = (matched, most - matched, self.game.stacks[0] - most)
         return out
 
     def value(self, state: HandState) -> np.ndarray:
         base = self.stake.equity_value.value(state)
         extra = [self.cooler_features(state)] if self.cooler else []
+        if self.betting:
+            extra.append(self.betting_features(state))
         return base + np.concatenate(([0.0], self.stake.features(state), *extra))
 
 
 def chunk_vectors(
-    folder: Path, known: str, sample: int, hero_known: bool = False, imagine_hero: bool = False, cooler: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal of the duplicate match in ``folder``: the plain outcome of the other player
-    (the hero: mean of the two seatings, chips) and its estimates under the basis (deal x
-    (1 + K)). Imaginary observations over ``known``'s holdings; with ``hero_known`` the hero
-    (the registry strategy its log name spells, ``miximax=500nodes`` for ``miximax:500nodes``)
-    is replayed too, for its action corrections at its actual cards, and with ``imagine_hero``
-    its holdings are imagined as well (a search for each sampled holding at each decision)."""
+    folder: Path,
+    known: str,
+    sample: int,
+    hero_known: bool = False,
+    imagine_hero: bool = False,
+    cooler: bool = False,
+    betting: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per deal of the duplicate match in ``folder``: the plain outcome of the other player (the
+    hero: mean of the two seatings, chips) and its estimates under the basis in each seating
+    (``match.log``'s, then ``match-swapped.log``'s: deal x (1 + K) each). Imaginary observations
+    over ``known``'s holdings; with ``hero_known`` the hero (the registry strategy its log name
+    spells, ``miximax=500nodes`` for ``miximax:500nodes``) is replayed too, for its action
+    corrections at its actual cards, and with ``imagine_hero`` its holdings are imagined as well
+    (a search for each sampled holding at each decision)."""
     registry = default_registry()
     plain, estimates = [], []
     for name in ("match.log", "match-swapped.log"):
@@ -174,21 +224,39 @@ def chunk_vectors(
         if hero_known:
             spec = hero.replace("=", ":")
             players[hero] = ReplayedStrategy(registry.create(spec, game, strategy_seed(log.seed, hero)))
-        estimator = Aivat(game, BasisValue(game, cooler), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
+        estimator = Aivat(game, BasisValue(game, cooler, betting), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
         imagine = [known, hero] if imagine_hero else [known]
         records = list(aivat_hands(estimator, log.hands, players, imagine=imagine))
         plain.append(np.array([record.outcomes[hero] for record in records]))
         estimates.append(np.array([np.asarray(record.estimates[hero]) for record in records]))
-    return (plain[0] + plain[1]) / 2, (estimates[0] + estimates[1]) / 2
+    return (plain[0] + plain[1]) / 2, estimates[0], estimates[1]
 
 
-def fit(chunks: list[tuple[np.ndarray, np.ndarray]], columns: int | None = None) -> np.ndarray:
-    """The coefficients minimising the variance of ``e_0 + sum_j c_j (e_j - e_0)`` over the
-    chunks (the features ``1..columns``; default all)."""
-    estimates = np.concatenate([est for _plain, est in chunks])[:, : None if columns is None else columns + 1]
-    target = estimates[:, 0] - estimates[:, 0].mean()
-    corrections = estimates[:, 1:] - estimates[:, :1]
+def design(
+    seatings: tuple[np.ndarray, np.ndarray], features: list[int], by_seat: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """A chunk's equity-value estimate per deal and the correction of each of ``features``
+    (column numbers of the basis, 1 on; deal x features; with ``by_seat`` each feature twice,
+    once per seating, so that each seating gets coefficients of its own)."""
+    first, second = seatings
+    base = (first[:, 0] + second[:, 0]) / 2
+    a = (first[:, features] - first[:, :1]) / 2
+    b = (second[:, features] - second[:, :1]) / 2
+    return base, np.hstack((a, b)) if by_seat else a + b
+
+
+def fit(chunks: list[tuple[np.ndarray, np.ndarray]], ridge: float = 0.0) -> np.ndarray:
+    """The coefficients minimising the variance of ``base + corrections @ c`` over the chunks
+    (each a :func:`design`), with a ridge penalty ``ridge`` on the standardised coefficients."""
+    base = np.concatenate([chunk[0] for chunk in chunks])
+    corrections = np.concatenate([chunk[1] for chunk in chunks])
+    target = base - base.mean()
     corrections = corrections - corrections.mean(axis=0)
+    if ridge:
+        scale = np.sqrt((corrections**2).mean(axis=0)) + 1e-12
+        scaled = corrections / scale
+        gram = scaled.T @ scaled + ridge * len(target) * np.eye(scaled.shape[1])
+        return -np.linalg.solve(gram, scaled.T @ target) / scale
     return -np.linalg.lstsq(corrections, target, rcond=None)[0]
 
 
@@ -224,6 +292,14 @@ def main() -> None:
     parser.add_argument("--imagine-hero", action="store_true", help="with --hero-known: imagine its holdings too")
     parser.add_argument("--cooler", action="store_true", help="also the cooler features (module docstring)")
     parser.add_argument(
+        "--cooler-features",
+        default="0,1,2,3",
+        help="with --cooler: which (0 loser >= pair, 1 loser >= two pair, 2 winner >= two pair, 3 winner >= trips)",
+    )
+    parser.add_argument("--betting", action="store_true", help="also the betting features (BasisValue)")
+    parser.add_argument("--by-seat", action="store_true", help="coefficients of their own for each seating")
+    parser.add_argument("--ridge", type=float, default=0.0, help="ridge penalty on standardised coefficients")
+    parser.add_argument(
         "--top", type=int, default=0, help="print each chunk's N deals that carry the most variance (stake value)"
     )
     args = parser.parse_args()
@@ -231,45 +307,51 @@ def main() -> None:
     if args.cooler and not game.is_nolimit:
         raise SystemExit(f"--cooler multiplies by the chips behind: a no-limit game, not {args.game}")
     stake_columns = stake_size(game)
+    stake_features = list(range(1, stake_columns + 1))
+    columns = {"stake": stake_features}
+    if args.cooler:
+        picked = [int(k) for k in args.cooler_features.split(",")]
+        columns["cooler"] = stake_features + [
+            stake_columns + 1 + COOLER_FEATURES * r + k for r in range(game.num_rounds) for k in picked
+        ]
+    if args.betting:
+        first = stake_columns + 1 + (COOLER_FEATURES * game.num_rounds if args.cooler else 0)
+        columns["betting"] = stake_features + list(range(first, first + BETTING_TERMS * game.num_rounds))
     chunks = []
     for folder in args.chunks:
-        cached = args.cache / f"{folder.name}{'-cooler' if args.cooler else ''}.npz" if args.cache else None
+        suffix = ("-cooler4" if args.cooler else "") + ("-betting" if args.betting else "") or "-seats"
+        cached = args.cache / f"{folder.name}{suffix}.npz" if args.cache else None
         if cached is not None and cached.exists():
             data = np.load(cached)
-            chunks.append((data["plain"], data["estimates"]))
+            chunks.append((data["plain"], data["first"], data["second"]))
             continue
-        plain, estimates = chunk_vectors(
-            folder, args.known, args.sample, args.hero_known, args.imagine_hero, args.cooler
+        plain, first, second = chunk_vectors(
+            folder, args.known, args.sample, args.hero_known, args.imagine_hero, args.cooler, args.betting
         )
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(cached, plain=plain, estimates=estimates)
-        chunks.append((plain, estimates))
+            np.savez(cached, plain=plain, first=first, second=second)
+        chunks.append((plain, first, second))
         print(f"{folder}: {len(plain)} deals estimated", flush=True)
-    pooled: dict[str, list[np.ndarray]] = {"plain": [], "equity": [], "stake": [], "cooler": []}
-    for index, (plain, estimates) in enumerate(chunks):
-        others = [chunk for other, chunk in enumerate(chunks) if other != index]
-        if not others:
-            raise SystemExit("cross-fitting needs at least two chunks")
-        corrections = estimates[:, 1:] - estimates[:, :1]
-        stake = estimates[:, 0] + corrections[:, :stake_columns] @ fit(others, stake_columns)
-        rows = {"plain": plain, "equity": estimates[:, 0], "stake": stake}
-        if args.cooler:
-            rows["cooler"] = estimates[:, 0] + corrections @ fit(others)
+    pooled: dict[str, list[np.ndarray]] = {"plain": [], "equity": []}
+    for index, (plain, first, second) in enumerate(chunks):
+        rows = {"plain": plain, "equity": (first[:, 0] + second[:, 0]) / 2}
+        for key, features in columns.items():
+            designs = [design((f, s), features, args.by_seat) for _p, f, s in chunks]
+            others = [chunk for other, chunk in enumerate(designs) if other != index]
+            if not others:
+                raise SystemExit("cross-fitting needs at least two chunks")
+            base, corrections = designs[index]
+            rows[key] = base + corrections @ fit(others, args.ridge)
         sd = {key: float(np.std(value, ddof=1)) for key, value in rows.items()}
         print(
-            f"{args.chunks[index].name}: sd per deal plain {sd['plain']:.0f}, equity value {sd['equity']:.0f} "
-            f"({sd['equity'] / sd['plain']:.3f}), stake value {sd['stake']:.0f} ({sd['stake'] / sd['plain']:.3f})"
-            + (
-                f", with the cooler features {sd['cooler']:.0f} ({sd['cooler'] / sd['plain']:.3f})"
-                if args.cooler
-                else ""
-            )
+            f"{args.chunks[index].name}: sd per deal "
+            + ", ".join(f"{key} {sd[key]:.0f} ({sd[key] / sd['plain']:.3f})" for key in rows)
         )
         for key, value in rows.items():
-            pooled[key].append(value)
+            pooled.setdefault(key, []).append(value)
         if args.top:
-            print_top_deals(args.chunks[index], plain, stake, args.top)
+            print_top_deals(args.chunks[index], plain, rows["stake"], args.top)
     big_blind = game.big_blind
     figures = {key: np.concatenate(values) for key, values in pooled.items() if values}
     deals = len(figures["plain"])
@@ -281,7 +363,8 @@ def main() -> None:
             f"{key:7} {deals} deals: {mean:+,.0f} +- {interval:,.0f} mbb/hand, "
             f"sd {sd:.0f} chips/deal, ratio {sd / plain_sd:.3f}"
         )
-    print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(chunks, stake_columns)))
+    every = [design((f, s), stake_features, args.by_seat) for _p, f, s in chunks]
+    print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(every, args.ridge)))
 
 
 if __name__ == "__main__":
