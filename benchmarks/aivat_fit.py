@@ -40,7 +40,9 @@ aivat --imaginary --sample N`` costs (some minutes of CPU per 1,000 hands).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -54,7 +56,7 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
-from pokerbot.strategies.evaluation.series import aivat_hands
+from pokerbot.strategies.evaluation.series import AivatRecord, aivat_hands
 from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, stake_size
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.showdown import holding_index
@@ -205,6 +207,7 @@ def chunk_vectors(
     imagine_hero: bool = False,
     cooler: bool = False,
     betting: bool = False,
+    lookahead: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per deal of the duplicate match in ``folder``: the plain outcome of the other player (the
     hero: mean of the two seatings, chips) and its estimates under the basis in each seating
@@ -224,12 +227,31 @@ def chunk_vectors(
         if hero_known:
             spec = hero.replace("=", ":")
             players[hero] = ReplayedStrategy(registry.create(spec, game, strategy_seed(log.seed, hero)))
-        estimator = Aivat(game, BasisValue(game, cooler, betting), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
         imagine = [known, hero] if imagine_hero else [known]
-        records = list(aivat_hands(estimator, log.hands, players, imagine=imagine))
+        if lookahead:
+            records = list(_lookahead_records(game, log, players, hero, known, sample, lookahead))
+        else:
+            estimator = Aivat(game, BasisValue(game, cooler, betting), imaginary=True, sample=sample, seed=log.seed)  # type: ignore[arg-type]
+            records = list(aivat_hands(estimator, log.hands, players, imagine=imagine))
         plain.append(np.array([record.outcomes[hero] for record in records]))
         estimates.append(np.array([np.asarray(record.estimates[hero]) for record in records]))
     return (plain[0] + plain[1]) / 2, estimates[0], estimates[1]
+
+
+def _lookahead_records(
+    game: Game, log: Any, players: dict[str, Any], hero: str, known: str, sample: int, boards: int
+) -> Iterator[AivatRecord]:
+    """The hands of ``log`` estimated with :class:`aivat_lookahead.LookaheadAivat` (the hero
+    replayed with the match's seeds, ``boards`` sampled cards where it acts first after one)."""
+    from aivat_lookahead import LookaheadAivat  # a sibling script that imports this one
+
+    replayed = ReplayedStrategy(default_registry().create(hero.replace("=", ":"), game, strategy_seed(log.seed, hero)))
+    estimator = LookaheadAivat(game, replayed, boards, imaginary=True, sample=sample, seed=log.seed)
+    for hand in log.hands:
+        position = hand.names.index(hero)
+        estimator.start(hand.hand_number, position, hand.state)
+        yield next(aivat_hands(estimator, [hand], players, imagine=[known]))
+        replayed.finish(hand.hand_number, position, hand.state)
 
 
 def design(
@@ -297,6 +319,13 @@ def main() -> None:
         help="with --cooler: which (0 loser >= pair, 1 loser >= two pair, 2 winner >= two pair, 3 winner >= trips)",
     )
     parser.add_argument("--betting", action="store_true", help="also the betting features (BasisValue)")
+    parser.add_argument(
+        "--lookahead",
+        type=int,
+        default=0,
+        metavar="BOARDS",
+        help="the look-ahead value (benchmarks/aivat_lookahead.py) with BOARDS sampled cards; stake features only",
+    )
     parser.add_argument("--by-seat", action="store_true", help="coefficients of their own for each seating")
     parser.add_argument("--ridge", type=float, default=0.0, help="ridge penalty on standardised coefficients")
     parser.add_argument(
@@ -320,13 +349,21 @@ def main() -> None:
     chunks = []
     for folder in args.chunks:
         suffix = ("-cooler4" if args.cooler else "") + ("-betting" if args.betting else "") or "-seats"
+        suffix = f"-lookahead{args.lookahead}" if args.lookahead else suffix
         cached = args.cache / f"{folder.name}{suffix}.npz" if args.cache else None
         if cached is not None and cached.exists():
             data = np.load(cached)
             chunks.append((data["plain"], data["first"], data["second"]))
             continue
         plain, first, second = chunk_vectors(
-            folder, args.known, args.sample, args.hero_known, args.imagine_hero, args.cooler, args.betting
+            folder,
+            args.known,
+            args.sample,
+            args.hero_known,
+            args.imagine_hero,
+            args.cooler,
+            args.betting,
+            args.lookahead,
         )
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
