@@ -28,7 +28,10 @@ times the chips behind, a coefficient per round, and prints the cross-fitted rat
 terms themselves, without the edge (card-free, so chance-consistent): they act only through
 the known player's action corrections. ``--by-seat`` fits each seating's coefficients
 apart (the value function then depends on who sits where: a value for this pair of players),
-``--ridge`` penalises the standardised coefficients.
+``--ridge`` penalises the standardised coefficients. ``--against SUFFIX`` is a bias check: the
+mean paired difference per deal from the vectors cached as ``CHUNKSUFFIX.npz`` (another value
+function over the same hands, e.g. ``-cooler4``), with the shipped coefficients and with the
+equity value alone; unbiased estimates of the same deals differ by noise around zero.
 
 Prints per chunk the standard deviation per deal of the plain, the equity-value AIVAT and the
 cross-fitted stake-value AIVAT estimates (chips), the pooled figures (mbb/hand, 95 %) and the
@@ -57,7 +60,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
 from pokerbot.strategies.evaluation.series import AivatRecord, aivat_hands
-from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, stake_size
+from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, default_stake, stake_size
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.showdown import holding_index
 
@@ -245,13 +248,13 @@ def _lookahead_records(
     replayed with the match's seeds, ``boards`` sampled cards where it acts first after one)."""
     from aivat_lookahead import LookaheadAivat  # a sibling script that imports this one
 
-    replayed = ReplayedStrategy(default_registry().create(hero.replace("=", ":"), game, strategy_seed(log.seed, hero)))
+    replayed = default_registry().create(hero.replace("=", ":"), game, strategy_seed(log.seed, hero))
     estimator = LookaheadAivat(game, replayed, boards, imaginary=True, sample=sample, seed=log.seed)
     for hand in log.hands:
-        position = hand.names.index(hero)
-        estimator.start(hand.hand_number, position, hand.state)
+        estimator.start(hand.hand_number, hand.names.index(hero), hand.state)
         yield next(aivat_hands(estimator, [hand], players, imagine=[known]))
-        replayed.finish(hand.hand_number, position, hand.state)
+        estimator.finish(hand.state)
+    print(f"  {log.hands[0].names}: {estimator.searches} searches, {estimator.mismatches} mismatches", flush=True)
 
 
 def design(
@@ -301,6 +304,38 @@ def print_top_deals(folder: Path, plain: np.ndarray, estimate: np.ndarray, count
             )
 
 
+def print_bias_check(
+    game: Game,
+    folders: list[Path],
+    chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    cache: Path | None,
+    suffix: str,
+    features: list[int],
+) -> None:
+    """The mean paired difference, per deal, between these chunks' estimates and those of the
+    vectors cached under ``suffix`` (another value function over the same hands), both with the
+    shipped stake coefficients and with the equity value alone: two unbiased estimates of the
+    same deals differ by noise around zero (chips, 95 %)."""
+    if cache is None:
+        raise SystemExit("--against reads the other vectors from --cache")
+    shipped = np.array(default_stake(game))
+    differences: dict[str, list[np.ndarray]] = {"equity": [], "shipped stake": []}
+    for folder, (plain, first, second) in zip(folders, chunks):
+        other_path = cache / f"{folder.name}{suffix}.npz"
+        if not other_path.exists():
+            raise SystemExit(f"{other_path}: no cached vectors to compare with")
+        other = np.load(other_path)
+        if not np.array_equal(other["plain"], plain):
+            raise SystemExit(f"{other_path}: not the same deals as {folder}")
+        mine = design((first, second), features, False)
+        theirs = design((other["first"], other["second"]), features, False)
+        differences["equity"].append(mine[0] - theirs[0])
+        differences["shipped stake"].append(mine[0] + mine[1] @ shipped - theirs[0] - theirs[1] @ shipped)
+    for key, values in differences.items():
+        mean, interval = mean_and_ci95(np.concatenate(values))
+        print(f"bias check against {suffix} ({key}): {mean:+.1f} +- {interval:.1f} chips/deal")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game")
@@ -325,6 +360,11 @@ def main() -> None:
         default=0,
         metavar="BOARDS",
         help="the look-ahead value (benchmarks/aivat_lookahead.py) with BOARDS sampled cards; stake features only",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="SUFFIX",
+        help="a bias check: the paired difference from the cached vectors CACHE/CHUNKSUFFIX.npz (module docstring)",
     )
     parser.add_argument("--by-seat", action="store_true", help="coefficients of their own for each seating")
     parser.add_argument("--ridge", type=float, default=0.0, help="ridge penalty on standardised coefficients")
@@ -400,6 +440,8 @@ def main() -> None:
             f"{key:7} {deals} deals: {mean:+,.0f} +- {interval:,.0f} mbb/hand, "
             f"sd {sd:.0f} chips/deal, ratio {sd / plain_sd:.3f}"
         )
+    if args.against:
+        print_bias_check(game, args.chunks, chunks, args.cache, args.against, stake_features)
     every = [design((f, s), stake_features, args.by_seat) for _p, f, s in chunks]
     print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(every, args.ridge)))
 
