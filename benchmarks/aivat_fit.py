@@ -58,6 +58,7 @@ from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
+from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
 from pokerbot.strategies.evaluation.series import AivatRecord, aivat_hands
 from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, default_stake, stake_size
@@ -244,17 +245,15 @@ def chunk_vectors(
 def _lookahead_records(
     game: Game, log: Any, players: dict[str, Any], hero: str, known: str, sample: int, boards: int
 ) -> Iterator[AivatRecord]:
-    """The hands of ``log`` estimated with :class:`aivat_lookahead.LookaheadAivat` (the hero
-    replayed with the match's seeds, ``boards`` sampled cards where it acts first after one)."""
-    from aivat_lookahead import LookaheadAivat  # a sibling script that imports this one
-
+    """The hands of ``log`` estimated with the look-ahead value over the basis
+    (:class:`~pokerbot.strategies.evaluation.lookahead.LookaheadAivat`: the hero replayed with
+    the match's seeds, ``boards`` sampled cards where it acts first after one)."""
     replayed = default_registry().create(hero.replace("=", ":"), game, strategy_seed(log.seed, hero))
-    estimator = LookaheadAivat(game, replayed, boards, imaginary=True, sample=sample, seed=log.seed)
-    for hand in log.hands:
-        estimator.start(hand.hand_number, hand.names.index(hero), hand.state)
-        yield next(aivat_hands(estimator, [hand], players, imagine=[known]))
-        estimator.finish(hand.state)
-    print(f"  {log.hands[0].names}: {estimator.searches} searches, {estimator.mismatches} mismatches", flush=True)
+    estimator = LookaheadAivat(
+        game, replayed, BasisValue(game), boards=boards, imaginary=True, sample=sample, seed=log.seed
+    )
+    yield from aivat_hands(estimator, log.hands, {**players, hero: LookaheadHero(estimator)}, imagine=[known])
+    print(f"  {log.path.name}: {estimator.searches} searches, {estimator.mismatches} mismatches", flush=True)
 
 
 def design(
@@ -359,7 +358,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="BOARDS",
-        help="the look-ahead value (benchmarks/aivat_lookahead.py) with BOARDS sampled cards; stake features only",
+        help="the look-ahead value (strategies/evaluation/lookahead.py) with BOARDS sampled cards; stake features only",
     )
     parser.add_argument(
         "--against",

@@ -9,6 +9,9 @@ the log header and the player's name, as ``pokerbot match`` does) and shown ever
 order, so that it answers as it did in the match; the other players are unknown. Every hand
 gets chance corrections; the known players' decisions get action corrections
 (:mod:`pokerbot.strategies.evaluation.aivat`), valued by the value function ``--value``.
+``--lookahead SEAT=NAME`` names an unknown player that is replayed the same way, and the value
+after the first round looks one of its decisions ahead
+(:mod:`pokerbot.strategies.evaluation.lookahead`; heads-up no-limit hold'em, stake value).
 
 Results: per player, the plain and the AIVAT winnings in mbb/hand with 95 % intervals and the
 standard deviation per hand (per deal in duplicate) of each. Exit status: 0, 1 when a known
@@ -143,6 +146,16 @@ def aivat_command(
         help="The value function: stake (the equity value plus the fitted betting to come; the default) or "
         "equity (the matched chips won at showdown equity).",
     ),
+    lookahead: str | None = typer.Option(
+        None,
+        "--lookahead",
+        help="SEAT=NAME: player SEAT (not known) played registry strategy NAME, replayed so that the value after "
+        "the flop looks one of its decisions ahead (heads-up no-limit hold'em, --value stake; a search per "
+        "state it could have met).",
+    ),
+    boards: int = typer.Option(
+        6, "--boards", help="With --lookahead: the cards a chance correction averages over where that player is first."
+    ),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -165,7 +178,8 @@ def aivat_command(
             raise AivatInputError(f"--sample must not be negative, got {sample}")
         if value not in VALUE_FUNCTIONS:
             raise AivatInputError(f"--value must be one of {', '.join(VALUE_FUNCTIONS)}, got {value!r}")
-        runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample, value), quiet)
+        hero = _lookahead_player(lookahead, game_definition, match_logs[0].seats, known, (value, boards))
+        runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample, value), quiet, hero, boards)
     except (GameDefinitionError, AivatInputError, UnknownStrategyError) as error:
         errors.print(f"error: {error}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
@@ -182,6 +196,31 @@ def aivat_command(
         json_path.write_text(json.dumps(data, indent=2) + "\n")
 
 
+def _lookahead_player(
+    spec: str | None, game: Game, seats: Sequence[str], known: dict[str, str], options: tuple[str, int]
+) -> tuple[str, str] | None:
+    """``--lookahead SEAT=NAME`` as (player name, strategy name), None without it;
+    ``options``: ``--value`` and ``--boards``."""
+    from pokerbot.strategies.evaluation.aivat import AivatError
+    from pokerbot.strategies.evaluation.lookahead import lookahead_value
+
+    if spec is None:
+        return None
+    value, boards = options
+    try:
+        lookahead_value(game)
+    except AivatError as error:
+        raise AivatInputError(f"--lookahead: {error}") from None
+    ((player, strategy_name),) = resolve_strategies([spec], seats).items()
+    if player in known:
+        raise AivatInputError(f"--lookahead: player {player!r} is known (--strategy); look ahead of an unknown one")
+    if value != "stake":
+        raise AivatInputError(f"--lookahead looks ahead with the stake value, not --value {value}")
+    if boards < 1:
+        raise AivatInputError(f"--boards must be at least 1, got {boards}")
+    return player, strategy_name
+
+
 def _estimate(
     game: Game,
     match_logs: Sequence[LogInput],
@@ -189,22 +228,26 @@ def _estimate(
     seed: int | None,
     observations: tuple[bool | None, int, str],
     quiet: bool,
+    hero: tuple[str, str] | None = None,
+    boards: int = 6,
 ) -> list[tuple[list[dict[str, float]], list[dict[str, float]]]]:
     """(outcomes, estimates) per hand for each log, strategies replayed from their seeds;
     ``observations``: imaginary observations (None: the game's default), their sample, and
-    the value function's name (:data:`VALUE_FUNCTIONS`)."""
+    the value function's name (:data:`VALUE_FUNCTIONS`); ``hero``: the player and strategy
+    of ``--lookahead`` (``boards`` its chance corrections' cards)."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     from pokerbot.bot.match import strategy_seed
     from pokerbot.bot.progress import LoggedProgress
     from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
+    from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero, lookahead_value
     from pokerbot.strategies.evaluation.recording import ReplayedStrategy
-    from pokerbot.strategies.evaluation.series import aivat_hands
+    from pokerbot.strategies.evaluation.series import KnownPlayer, aivat_hands
     from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
     from pokerbot.strategies.registry import default_registry
 
     registry = default_registry()
-    for name, strategy_name in known.items():
+    for name, strategy_name in [*known.items(), *([hero] if hero else [])]:
         if not registry.info(strategy_name.partition(":")[0]).supports(game):
             raise AivatInputError(f"strategy {strategy_name!r} (player {name}) does not play this game")
     imaginary, sample, value = observations
@@ -216,15 +259,24 @@ def _estimate(
         task = progress.add_task("hands", total=sum(len(log.hands) for log in match_logs))
         for log in match_logs:
             match_seed = seed if seed is not None else log.seed
-            if known and match_seed is None:
+            if (known or hero) and match_seed is None:
                 raise AivatInputError(f"{log.path}: no seed in the header; give the match's --seed")
-            players = {
+            players: dict[str, KnownPlayer] = {
                 name: ReplayedStrategy(registry.create(strategy_name, game, strategy_seed(match_seed or 0, name)))
                 for name, strategy_name in known.items()
             }
             outcomes, estimates = [], []
-            value_function = EquityValue(game) if value == "equity" else StakeValue(game)
-            estimator = Aivat(game, value_function, imaginary=imaginary, sample=sample, seed=match_seed or 0)
+            estimator: Aivat
+            if hero is not None:
+                replayed = registry.create(hero[1], game, strategy_seed(match_seed or 0, hero[0]))
+                looked = lookahead_value(game)
+                estimator = LookaheadAivat(
+                    game, replayed, looked, boards=boards, imaginary=imaginary, sample=sample, seed=match_seed or 0
+                )
+                players[hero[0]] = LookaheadHero(estimator)
+            else:
+                value_function = EquityValue(game) if value == "equity" else StakeValue(game)
+                estimator = Aivat(game, value_function, imaginary=imaginary, sample=sample, seed=match_seed or 0)
             for record in aivat_hands(estimator, log.hands, players):
                 outcomes.append(record.outcomes)
                 estimates.append(record.estimates)

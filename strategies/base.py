@@ -19,6 +19,7 @@ Configuration is the constructor; randomness comes from the ``seed`` given there
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
@@ -71,6 +72,18 @@ class Strategy(ABC):
         tables, models), outside any time limit: a client calls it once before it connects,
         so the first hand is not played against the clock of a cold start. Idempotent."""
 
+    def snapshot(self) -> Strategy:
+        """A copy of the strategy as it stands now (its generator, what it has learnt, what it
+        keeps within a hand) that answers and decides as this one would from here; using the
+        copy changes nothing in this one. By default a deep copy (a strategy holding large
+        read-only data shares it instead); the game is shared."""
+        return copy.deepcopy(self, self.snapshot_memo())
+
+    def snapshot_memo(self) -> dict[int, object]:
+        """The :func:`copy.deepcopy` memo of :meth:`snapshot`: the game shared, the generator
+        copied through its state (a deep copy of its 625 numbers one by one is slow)."""
+        return {id(self.game): self.game, id(self.rng): copied_generator(self.rng)}
+
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
         """The probability of each action the strategy would take in ``view`` (its turn),
         without taking it: the distribution :meth:`decide` samples from, given everything the
@@ -106,6 +119,13 @@ class Strategy(ABC):
     """True for a strategy whose action probabilities never depend on its own hole cards
     (:meth:`probability_key` always ``()``): a best response asks it once for a whole range
     instead of grouping the 1,326 holdings by key."""
+
+
+def copied_generator(rng: random.Random) -> random.Random:
+    """A generator in the same state as ``rng`` that draws apart from it."""
+    copied = random.Random()
+    copied.setstate(rng.getstate())
+    return copied
 
 
 def normalized(weights: Mapping[Action, float]) -> ActionProbabilities:

@@ -100,6 +100,11 @@ class RangeWinModel:
             self._range = [((_EVAL7[a], _EVAL7[b]), 1.0) for a, b in itertools.combinations(rest, 2)]
             self._hero = [_EVAL7[card] for card in self.hole]
 
+    def read_only_parts(self) -> list[object]:
+        """What the model never changes after it is made (the opponent's holdings and our cards
+        as eval7's, which cannot be deep-copied): a copy of the model may share them."""
+        return [self._range, self._hero] if self._fast else []
+
     def equity(self, board: Sequence[Card]) -> float:
         """Our equity in [0, 1] on ``board`` (complete or not; memoised)."""
         key = tuple(board)

@@ -43,6 +43,7 @@ the constructor's seed.
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Hashable, Mapping
@@ -68,7 +69,7 @@ from pokerbot.strategies.agent.opponents import (
 from pokerbot.strategies.agent.preflop import PreflopChart, class_of
 from pokerbot.strategies.agent.preflop_policy import PreflopAdaptation, PreflopPolicy
 from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
-from pokerbot.strategies.base import ActionProbabilities, Strategy
+from pokerbot.strategies.base import ActionProbabilities, Strategy, copied_generator
 
 MARGIN_SHARE = 0.2
 """Share of the time left to the caller's deadline kept free at most (the search overshoots
@@ -179,6 +180,24 @@ class MiximaxAgent(Strategy):
     def _predictors(self, me: int) -> dict[int, ActionModelFn]:
         """Each opponent position's action model as the search's callable (for one decision)."""
         return {p: ClassPredictor(models.action) for p, models in self.opponent_models(me).items()}
+
+    def snapshot(self) -> MiximaxAgent:
+        """A copy as the agent stands (:meth:`Strategy.snapshot`) that shares what never
+        changes within a hand rather than copying it: the game, the pre-flop chart, the
+        opponents' models (they learn only in :meth:`observe`; a snapshot is for the hand
+        under way) and the showdown models' lists of holdings."""
+        memo = self.snapshot_memo()
+        shared: list[Any] = [self.preflop]
+        for models in (self._models or {}).values():
+            shared += [models, models.action, models.showdown]
+        if self._hand is not None:
+            win_models = self._hand[1].values() if isinstance(self._hand[1], Mapping) else [self._hand[1]]
+            for model in win_models:
+                if isinstance(model, RangeWinModel):
+                    shared += model.read_only_parts()
+                    memo[id(model.rng)] = copied_generator(model.rng)
+        memo.update({id(item): item for item in shared})
+        return copy.deepcopy(self, memo)
 
     # ------------------------------------------------------------- decisions
     def decide(self, view: MatchState, deadline: float) -> Action:

@@ -107,6 +107,11 @@ class Policy:
         policy._meta = MappingProxyType(dict(meta or {}))
         return policy
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Policy:
+        """The policy itself: it never changes after it is made, so copies (a strategy's
+        snapshot) share it."""
+        return self
+
     # ------------------------------------------------------------------ queries
     @property
     def game(self) -> Game:
