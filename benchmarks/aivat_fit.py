@@ -48,112 +48,23 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from pokerbot.bot.aivat_cli import read_match_log
 from pokerbot.bot.match import strategy_seed
 from pokerbot.bot.stats import mean_and_ci95
-from pokerbot.models.buckets.evaluator import rank_hand
 from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.evaluation.aivat import Aivat
+from pokerbot.strategies.evaluation.cooler import COOLER_FEATURES, COOLER_TERMS, CoolerTerms
 from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero
 from pokerbot.strategies.evaluation.recording import ReplayedStrategy
 from pokerbot.strategies.evaluation.series import AivatRecord, aivat_hands
-from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, StakeValue, default_stake, stake_size
+from pokerbot.strategies.evaluation.values import StakeValue, default_stake, stake_size
 from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.showdown import holding_index
 
-COOLER_LOSER = (1, 2)
-"""The loser's hand categories of the ``--cooler`` features: at least a pair, at least two pair."""
-COOLER_WINNER = (2, 3)
-"""The winner's hand categories of the ``--cooler`` features: at least two pair, at least trips."""
-COOLER_FEATURES = len(COOLER_LOSER) + len(COOLER_WINNER)
 BETTING_TERMS = 3
 """The ``--betting`` features a round: matched chips, bet to call, chips behind (no edge)."""
-
-
-@njit(cache=True)
-def _cooler_score(first: np.ndarray, second: np.ndarray, out: np.ndarray) -> None:
-    a, b = rank_hand(first, 7), rank_hand(second, 7)
-    if a != b:
-        w = 1.0 if a > b else -1.0
-        loser = (b if a > b else a) >> 20  # the hand category (rank_hand packs it above 20 bits)
-        winner = (a if a > b else b) >> 20
-        for k in range(len(COOLER_LOSER)):
-            if loser >= COOLER_LOSER[k]:
-                out[k] += w
-        for k in range(len(COOLER_WINNER)):
-            if winner >= COOLER_WINNER[k]:
-                out[len(COOLER_LOSER) + k] += w
-
-
-@njit(cache=True)
-def _cooler_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, levels: int, samples: int, seed: int):
-    """``E[w 1{loser >= k}]`` for k = 1..levels: every run-out after the flop, else ``samples``
-    boards drawn from ``seed`` (the equity value's pre-flop boards)."""
-    used = np.zeros(52, dtype=np.bool_)
-    first, second = np.empty(7, dtype=np.int64), np.empty(7, dtype=np.int64)
-    for i in range(2):
-        used[hole0[i]] = used[hole1[i]] = True
-        first[i], second[i] = hole0[i], hole1[i]
-    known = board.shape[0]
-    for i in range(known):
-        used[board[i]] = True
-        first[2 + i] = second[2 + i] = board[i]
-    remaining = np.empty(52, dtype=np.int64)
-    left = 0
-    for card in range(52):
-        if not used[card]:
-            remaining[left] = card
-            left += 1
-    out = np.zeros(levels)
-    missing, count = 5 - known, 0
-    if missing == 0:
-        _cooler_score(first, second, out)
-        return out
-    if missing <= 2:
-        for i in range(left):
-            first[7 - missing] = second[7 - missing] = remaining[i]
-            if missing == 1:
-                _cooler_score(first, second, out)
-                count += 1
-                continue
-            for j in range(i + 1, left):
-                first[6] = second[6] = remaining[j]
-                _cooler_score(first, second, out)
-                count += 1
-        return out / count
-    np.random.seed(seed)
-    for _ in range(samples):
-        for k in range(missing):
-            pick = k + np.random.randint(0, left - k)
-            remaining[k], remaining[pick] = remaining[pick], remaining[k]
-            first[2 + known + k] = second[2 + known + k] = remaining[k]
-        _cooler_score(first, second, out)
-    return out / samples
-
-
-def cooler_expectations(holes: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> np.ndarray:
-    """The ``--cooler`` expectations for position 0 (antisymmetric: exchanging the holdings
-    negates them; pre-flop the pair of holdings seeds the boards, as the equity does)."""
-    if len(board) >= 3:
-        return _cooler_kernel(
-            np.array(holes[0]), np.array(holes[1]), np.array(board, dtype=np.int64), COOLER_FEATURES, 0, 0
-        )
-    low, high = holding_index(holes[0]), holding_index(holes[1])
-    ordered = (holes[1], holes[0]) if low > high else (holes[0], holes[1])
-    seed = ((min(low, high) * 1326 + max(low, high)) * 7919) % (2**31)
-    out = _cooler_kernel(
-        np.array(ordered[0]),
-        np.array(ordered[1]),
-        np.array(board, dtype=np.int64),
-        COOLER_FEATURES,
-        VALUE_PREFLOP_BOARDS,
-        seed,
-    )
-    return -out if low > high else out
 
 
 class BasisValue:
@@ -168,21 +79,10 @@ class BasisValue:
         self.game = game
         self.cooler = cooler
         self.betting = betting
-        self._cooler: dict[tuple[object, ...], np.ndarray] = {}
+        self._cooler = CoolerTerms(game, np.zeros(COOLER_TERMS * game.num_rounds))
 
     def cooler_features(self, state: HandState) -> np.ndarray:
-        out = np.zeros(COOLER_FEATURES * self.game.num_rounds)
-        holes = state.hole_cards
-        if state.finished or holes[0] is None or holes[1] is None:
-            return out
-        behind = float(self.game.stacks[0] - max(state.spent))
-        start = COOLER_FEATURES * state.round
-        key = (tuple(holes), tuple(state.board_cards))
-        scores = self._cooler.get(key)
-        if scores is None:
-            scores = self._cooler[key] = cooler_expectations(holes, state.board_cards)  # type: ignore[arg-type]
-        out[start : start + COOLER_FEATURES] = scores * behind
-        return out
+        return self._cooler.features(state)
 
     def betting_features(self, state: HandState) -> np.ndarray:
         """The stake terms themselves, without the edge (card-free: chance-consistent, the same
@@ -303,6 +203,27 @@ def print_top_deals(folder: Path, plain: np.ndarray, estimate: np.ndarray, count
             )
 
 
+def with_cooler(
+    chunk: tuple[np.ndarray, np.ndarray, np.ndarray], cache: Path | None, folder: Path
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A look-ahead chunk with the cooler features' corrections of the plain estimator (from the
+    ``-cooler4`` vectors, computed first without ``--lookahead``) as columns after its own: the
+    cooler terms added to the value unlooked (``LookaheadAivat(unlooked=CoolerTerms)``)."""
+    path = (cache or Path()) / f"{folder.name}-cooler4.npz"
+    if not path.exists():
+        raise SystemExit(f"{path}: --lookahead --cooler needs the cooler vectors (run --cooler first)")
+    other = np.load(path)
+    plain, first, second = chunk
+    if not np.array_equal(other["plain"], plain):
+        raise SystemExit(f"{path}: not the same deals as {folder}")
+    start = first.shape[1]  # the stake features end where the cooler columns begin in both
+    extra = [
+        looked[:, :1] + cooled[:, start:] - cooled[:, :1]
+        for looked, cooled in ((first, other["first"]), (second, other["second"]))
+    ]
+    return plain, np.hstack((first, extra[0])), np.hstack((second, extra[1]))
+
+
 def print_bias_check(
     game: Game,
     folders: list[Path],
@@ -409,6 +330,8 @@ def main() -> None:
             np.savez(cached, plain=plain, first=first, second=second)
         chunks.append((plain, first, second))
         print(f"{folder}: {len(plain)} deals estimated", flush=True)
+    if args.lookahead and args.cooler:
+        chunks = [with_cooler(chunk, args.cache, folder) for chunk, folder in zip(chunks, args.chunks)]
     pooled: dict[str, list[np.ndarray]] = {"plain": [], "equity": []}
     for index, (plain, first, second) in enumerate(chunks):
         rows = {"plain": plain, "equity": (first[:, 0] + second[:, 0]) / 2}
@@ -441,8 +364,9 @@ def main() -> None:
         )
     if args.against:
         print_bias_check(game, args.chunks, chunks, args.cache, args.against, stake_features)
-    every = [design((f, s), stake_features, args.by_seat) for _p, f, s in chunks]
-    print("coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(every, args.ridge)))
+    for key, features in columns.items():
+        every = [design((f, s), features, args.by_seat) for _p, f, s in chunks]
+        print(f"{key} coefficients on every chunk:", ", ".join(f"{c:.6g}" for c in fit(every, args.ridge)))
 
 
 if __name__ == "__main__":

@@ -202,13 +202,13 @@ def _lookahead_player(
     """``--lookahead SEAT=NAME`` as (player name, strategy name), None without it;
     ``options``: ``--value`` and ``--boards``."""
     from pokerbot.strategies.evaluation.aivat import AivatError
-    from pokerbot.strategies.evaluation.lookahead import lookahead_value
+    from pokerbot.strategies.evaluation.lookahead import lookahead_values
 
     if spec is None:
         return None
     value, boards = options
     try:
-        lookahead_value(game)
+        lookahead_values(game)
     except AivatError as error:
         raise AivatInputError(f"--lookahead: {error}") from None
     ((player, strategy_name),) = resolve_strategies([spec], seats).items()
@@ -240,7 +240,7 @@ def _estimate(
     from pokerbot.bot.match import strategy_seed
     from pokerbot.bot.progress import LoggedProgress
     from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
-    from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero, lookahead_value
+    from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero, lookahead_values
     from pokerbot.strategies.evaluation.recording import ReplayedStrategy
     from pokerbot.strategies.evaluation.series import KnownPlayer, aivat_hands
     from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
@@ -269,9 +269,16 @@ def _estimate(
             estimator: Aivat
             if hero is not None:
                 replayed = registry.create(hero[1], game, strategy_seed(match_seed or 0, hero[0]))
-                looked = lookahead_value(game)
+                looked, unlooked = lookahead_values(game)
                 estimator = LookaheadAivat(
-                    game, replayed, looked, boards=boards, imaginary=imaginary, sample=sample, seed=match_seed or 0
+                    game,
+                    replayed,
+                    looked,
+                    boards=boards,
+                    unlooked=unlooked,
+                    imaginary=imaginary,
+                    sample=sample,
+                    seed=match_seed or 0,
                 )
                 players[hero[0]] = LookaheadHero(estimator)
             else:

@@ -1,6 +1,6 @@
 """AIVAT's look-ahead value (strategies/evaluation/lookahead): exactly unbiased on Leduc with a
-randomising hero, a miximax snapshot that answers as the agent would, ``--lookahead`` in
-``pokerbot log aivat``."""
+randomising hero and with an unlooked part, a miximax snapshot that answers as the agent would,
+the cooler terms, ``--lookahead`` in ``pokerbot log aivat``."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.agent.player import MiximaxAgent
 from pokerbot.strategies.evaluation.aivat import Aivat, AivatError
+from pokerbot.strategies.evaluation.cooler import CoolerTerms
 from pokerbot.strategies.evaluation.exact import finished_hands
-from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, lookahead_value
+from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, lookahead_values
 from pokerbot.strategies.evaluation.values import StakeValue
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
@@ -58,7 +59,10 @@ def test_lookahead_is_exactly_unbiased_in_leduc(leduc: Game, deterministic: bool
     hero_policy = pure(leduc) if deterministic else equilibrium_policy(leduc)
     hands = finished_hands(leduc, [known, PolicyStrategy(leduc, 2, hero_policy)])
     value = StakeValue(leduc, LEDUC_STAKE)
-    looking = LookaheadAivat(leduc, PolicyStrategy(leduc, 3, hero_policy), value, imaginary=imaginary)
+    unlooked = StakeValue(leduc, (0.2, 0.5, -0.4, 0.9, 0.3, -0.6)) if deterministic else None
+    looking = LookaheadAivat(
+        leduc, PolicyStrategy(leduc, 3, hero_policy), value, unlooked=unlooked, imaginary=imaginary
+    )
     plain = Aivat(leduc, value, imaginary=imaginary)
     oracles = {0: known.action_probabilities}
     mean_u = mean_a = 0.0
@@ -84,7 +88,7 @@ def test_lookahead_needs_its_hand_started(leduc: Game) -> None:
     with pytest.raises(AivatError, match="start"):
         looking.hand(state, 0, {})
     with pytest.raises(AivatError, match="hold'em"):
-        lookahead_value(leduc)
+        lookahead_values(leduc)
     with pytest.raises(AivatError, match="at least one board"):
         LookaheadAivat(leduc, hero, StakeValue(leduc, LEDUC_STAKE), boards=0)
 
@@ -151,3 +155,26 @@ def test_log_aivat_lookahead(tmp_path: Path) -> None:
     ):
         result = runner.invoke(app, [*base, *extra])
         assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_cooler_terms_on_a_hand_built_board_and_chance_consistent() -> None:
+    """AsAh against KsKh on 2c 7d 9h Js 3c: the loser holds a pair (not two pair), position 0
+    wins: the first term is the chips behind, the second 0; exchanging the holdings negates
+    them; on the turn the expectations are the average over the 44 river cards."""
+    game = load_game("holdem-nolimit-2p")
+    terms = CoolerTerms(game, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 3.0))
+    aces, kings = cards_from_string("AsAh"), cards_from_string("KsKh")
+    board = cards_from_string("2c7d9hJs3c")
+    state = HandState(game, [aces, kings], board)
+    while state.round < 3:
+        state.apply(CALL)
+    behind = game.stacks[0] - max(state.spent)
+    assert terms.value(state) == pytest.approx(2.0 * behind)
+    state.hole_cards = [kings, aces]
+    assert terms.value(state) == pytest.approx(-2.0 * behind)
+    turn = board[:4]
+    left = [card for card in game.deck if card not in (*aces, *kings, *turn)]
+    river = sum(terms.scores((aces, kings), (*turn, card)) for card in left) / len(left)
+    assert river == pytest.approx(terms.scores((aces, kings), turn))
+    with pytest.raises(ValueError, match="8 coefficients"):
+        CoolerTerms(game, (1.0,))

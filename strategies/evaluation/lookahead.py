@@ -7,7 +7,9 @@ variance left by a value function that ignores the hero is the luck of how its n
 goes with the cards that came. :class:`LookaheadAivat` values a state after the first round
 where the hero is to act (its round's cards dealt) by the value function (default: the stake
 value with :data:`NOLIMIT_LOOKAHEAD_STAKE`) *after the action the hero would take there*, and
-every other state by the value function itself.
+every other state by the value function itself; a chance-consistent part ``unlooked`` (default:
+the cooler terms of :mod:`~pokerbot.strategies.evaluation.cooler`) is added at the state
+itself, never looked ahead.
 
 AIVAT stays unbiased when the value is one function of the state: an answer must not depend on
 what came after the state. So the hero is replayed through each hand (shown the log's hands in
@@ -46,12 +48,12 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.evaluation.aivat import Aivat, AivatError, AivatHand, Oracle
+from pokerbot.strategies.evaluation.cooler import CoolerTerms
+from pokerbot.strategies.evaluation.recording import REPLAY_SECONDS
 from pokerbot.strategies.evaluation.values import AivatValue, StakeValue
 
 LOOKAHEAD_BOARDS = 6
 """The cards (or flops) a look-ahead chance correction averages over when there are more."""
-REPLAY_SECONDS = 1.0
-"""The deadline a replayed decision gets (seconds; a node budget ignores it)."""
 
 # fmt: off
 NOLIMIT_LOOKAHEAD_STAKE: tuple[float, ...] = (
@@ -60,17 +62,26 @@ NOLIMIT_LOOKAHEAD_STAKE: tuple[float, ...] = (
     0.0, 0.0, 0.0, 0.0,
     0.0, 0.0, 0.0, 0.0,
 )
+NOLIMIT_LOOKAHEAD_COOLER: tuple[float, ...] = (
+    0.0, 0.0,
+    0.0, 0.0,
+    0.0, 0.0,
+    0.0, 0.0,
+)
 # fmt: on
-"""The stake value's coefficients under the look-ahead, in heads-up no-limit hold'em (rows and
-columns as :data:`~pokerbot.strategies.evaluation.values.NOLIMIT_STAKE`): fitted by
-``benchmarks/aivat_fit.py --lookahead 6`` on the same ten duplicate matches."""
+"""The look-ahead value's coefficients in heads-up no-limit hold'em: the stake value's (looked
+ahead; rows and columns as :data:`~pokerbot.strategies.evaluation.values.NOLIMIT_STAKE`) and
+the cooler terms' (not looked ahead; a row per round, :class:`CoolerTerms`), fitted together
+by ``benchmarks/aivat_fit.py --lookahead 6 --cooler --cooler-features 0,1`` on the ten
+duplicate matches of ``docs/experiments.md``."""
 
 
-def lookahead_value(game: Game) -> StakeValue:
-    """The stake value with the look-ahead's fitted coefficients (heads-up no-limit hold'em)."""
+def lookahead_values(game: Game) -> tuple[StakeValue, CoolerTerms]:
+    """The looked-ahead stake value and the unlooked cooler terms with their fitted
+    coefficients (heads-up no-limit hold'em, 52 cards)."""
     if not (game.is_nolimit and game.num_players == 2 and game.is_standard_deck and game.num_rounds == 4):
         raise AivatError("the look-ahead value's coefficients are fitted for heads-up no-limit hold'em only")
-    return StakeValue(game, NOLIMIT_LOOKAHEAD_STAKE)
+    return StakeValue(game, NOLIMIT_LOOKAHEAD_STAKE), CoolerTerms(game, NOLIMIT_LOOKAHEAD_COOLER)
 
 
 class LookaheadAivat(Aivat):
@@ -87,9 +98,17 @@ class LookaheadAivat(Aivat):
         value: AivatValue | None = None,
         *,
         boards: int = LOOKAHEAD_BOARDS,
+        unlooked: AivatValue | None = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(game, value or lookahead_value(game), **kwargs)
+        if value is None:
+            value, cooler = lookahead_values(game)
+            unlooked = cooler if unlooked is None else unlooked
+        super().__init__(game, value, **kwargs)
+        if unlooked is not None and not unlooked.chance_consistent:
+            raise AivatError("the value part not looked ahead must be chance-consistent")
+        self.unlooked = unlooked
+        """A value part added at the state itself, never looked ahead (say :class:`CoolerTerms`)."""
         if boards < 1:
             raise AivatError(f"the look-ahead needs at least one board to average over, got {boards}")
         self.hero = hero
@@ -168,6 +187,15 @@ class LookaheadAivat(Aivat):
         return action
 
     def _value(self, state: HandState, holes: Sequence[tuple[Card, ...] | None], board: tuple[Card, ...]) -> Any:
+        return self._looked(state, holes, board) + self._unlooked(state, holes, board)
+
+    def _unlooked(self, state: HandState, holes: Sequence[tuple[Card, ...] | None], board: tuple[Card, ...]) -> Any:
+        if self.unlooked is None:
+            return 0.0
+        state.hole_cards, state.board_cards = list(holes), board
+        return self.unlooked.value(state)
+
+    def _looked(self, state: HandState, holes: Sequence[tuple[Card, ...] | None], board: tuple[Card, ...]) -> Any:
         state.hole_cards, state.board_cards = list(holes), board
         if holes[0] is None or not self._looks_ahead(state, board):
             return self.value_function.value(state)
@@ -201,11 +229,11 @@ class LookaheadAivat(Aivat):
         for extra in draws:
             if other & set(extra):
                 continue
-            total = total + self._value(state, holes, (*board_before, *extra))
+            total = total + self._looked(state, holes, (*board_before, *extra))
             count += 1
         if count == 0:  # every drawn card clashes with this holding: no correction
             return self._value(state, holes, board_after)
-        return total / count
+        return total / count + self._unlooked(state, holes, board_before)  # chance-consistent: no draws
 
 
 class LookaheadHero:
@@ -224,4 +252,11 @@ class LookaheadHero:
         self.estimator.finish(final)
 
 
-__all__ = ["LOOKAHEAD_BOARDS", "NOLIMIT_LOOKAHEAD_STAKE", "LookaheadAivat", "LookaheadHero", "lookahead_value"]
+__all__ = [
+    "LOOKAHEAD_BOARDS",
+    "NOLIMIT_LOOKAHEAD_COOLER",
+    "NOLIMIT_LOOKAHEAD_STAKE",
+    "LookaheadAivat",
+    "LookaheadHero",
+    "lookahead_values",
+]
