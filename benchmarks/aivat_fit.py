@@ -28,7 +28,11 @@ times the chips behind, a coefficient per round, and prints the cross-fitted rat
 terms themselves, without the edge (card-free, so chance-consistent): they act only through
 the known player's action corrections. ``--by-seat`` fits each seating's coefficients
 apart (the value function then depends on who sits where: a value for this pair of players),
-``--ridge`` penalises the standardised coefficients. ``--against SUFFIX`` is a bias check: the
+``--ridge`` penalises the standardised coefficients. ``--lookahead BOARDS`` computes the vectors
+with the look-ahead value (``strategies/evaluation/lookahead.py``; cache suffix
+``-lookahead6``); with ``--cooler`` too it adds the cooler features' corrections of the
+``-cooler4`` vectors (computed first, without ``--lookahead``) unlooked: the fit that ships
+``NOLIMIT_LOOKAHEAD_STAKE`` and ``NOLIMIT_LOOKAHEAD_COOLER``. ``--against SUFFIX`` is a bias check: the
 mean paired difference per deal from the vectors cached as ``CHUNKSUFFIX.npz`` (another value
 function over the same hands, e.g. ``-cooler4``), with the shipped coefficients and with the
 equity value alone; unbiased estimates of the same deals differ by noise around zero.
