@@ -22,6 +22,7 @@ from numba import njit
 from pokerbot.models.buckets.evaluator import rank_hand
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.evaluation.equity import showdown_arrays
 from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS
 from pokerbot.strategies.showdown import holding_index
 
@@ -52,21 +53,8 @@ def _cooler_score(first: np.ndarray, second: np.ndarray, out: np.ndarray) -> Non
 def _cooler_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, levels: int, samples: int, seed: int):
     """``E[w 1{loser >= k}]`` for k = 1..levels: every run-out after the flop, else ``samples``
     boards drawn from ``seed`` (the equity value's pre-flop boards)."""
-    used = np.zeros(52, dtype=np.bool_)
-    first, second = np.empty(7, dtype=np.int64), np.empty(7, dtype=np.int64)
-    for i in range(2):
-        used[hole0[i]] = used[hole1[i]] = True
-        first[i], second[i] = hole0[i], hole1[i]
+    first, second, remaining, left = showdown_arrays(hole0, hole1, board)
     known = board.shape[0]
-    for i in range(known):
-        used[board[i]] = True
-        first[2 + i] = second[2 + i] = board[i]
-    remaining = np.empty(52, dtype=np.int64)
-    left = 0
-    for card in range(52):
-        if not used[card]:
-            remaining[left] = card
-            left += 1
     out = np.zeros(levels)
     missing, count = 5 - known, 0
     if missing == 0:

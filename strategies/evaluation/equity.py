@@ -37,8 +37,11 @@ class EquityError(ValueError):
 
 
 @_compiled
-def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samples: int, seed: int) -> float:
-    """Position 0's equity (wins + ties / 2): exact with 3 to 5 board cards, else sampled."""
+def showdown_arrays(
+    hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Both players' seven-card arrays with the hole and board cards filled in (the rest to be
+    dealt at ``2 + len(board)`` on), and the cards left (the first ``left`` of ``remaining``)."""
     used = np.zeros(52, dtype=np.bool_)
     first = np.empty(7, dtype=np.int64)
     second = np.empty(7, dtype=np.int64)
@@ -47,8 +50,7 @@ def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samp
         used[hole1[i]] = True
         first[i] = hole0[i]
         second[i] = hole1[i]
-    known = board.shape[0]
-    for i in range(known):
+    for i in range(board.shape[0]):
         used[board[i]] = True
         first[2 + i] = board[i]
         second[2 + i] = board[i]
@@ -58,6 +60,14 @@ def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samp
         if not used[card]:
             remaining[left] = card
             left += 1
+    return first, second, remaining, left
+
+
+@_compiled
+def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samples: int, seed: int) -> float:
+    """Position 0's equity (wins + ties / 2): exact with 3 to 5 board cards, else sampled."""
+    first, second, remaining, left = showdown_arrays(hole0, hole1, board)
+    known = board.shape[0]
     missing = 5 - known
     score = 0.0
     count = 0

@@ -198,11 +198,10 @@ class LookaheadAivat(Aivat):
     def _looked(self, state: HandState, holes: Sequence[tuple[Card, ...] | None], board: tuple[Card, ...]) -> Any:
         state.hole_cards, state.board_cards = list(holes), board
         if holes[0] is None or not self._looks_ahead(state, board):
-            return self.value_function.value(state)
+            return super()._value(state, holes, board)
         after = state.copy()
         after.apply(self._hero_action(state, board))
-        after.hole_cards, after.board_cards = list(holes), board
-        return self.value_function.value(after)
+        return super()._value(after, holes, board)
 
     def _chance_mean(
         self,
