@@ -265,7 +265,7 @@ def test_a_local_ray_gives_the_same_result_as_this_process():
 
 
 def test_runs_on_two_seeds_pool_into_one_figure_over_all_their_deals(tmp_path):
-    """pool_lbr (and benchmarks/lbr_pool.py on the runs' JSON) reports the deals of both runs
+    """pool_lbr (and benchmarks/research/lbr_pool.py on the runs' JSON) reports the deals of both runs
     as one run would; it refuses runs of another cell or a seed given twice."""
     factory = RegistryStrategy("tight-aggressive")
     first = run_lbr(NOLIMIT, factory, 12, 8, settings=QUICK, game_name="holdem-nolimit-2p", strategy_name="ta")
@@ -284,7 +284,7 @@ def test_runs_on_two_seeds_pool_into_one_figure_over_all_their_deals(tmp_path):
     paths = [tmp_path / "a.json", tmp_path / "b.json"]
     for path, result in zip(paths, (first, second)):
         path.write_text(json.dumps(result.to_dict()), encoding="utf-8")
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "lbr_pool.py"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "research" / "lbr_pool.py"
     out = tmp_path / "pooled.json"
     done = subprocess.run([sys.executable, script, *paths, "--json", out], capture_output=True, text=True, check=True)
     assert "20 hands" in done.stdout and json.loads(out.read_text())["mbb_per_hand"] == pooled.mbb_per_hand

@@ -66,7 +66,7 @@ from pokerbot.strategies.solvers.tree import PublicTree, build_tree
 OPPONENTS = ("skewed", "skewed-complex", "random", "equilibrium", "near-equilibrium")
 POLICY_PREFIX = "policy:"
 """An opponent ``policy:PATH`` plays a saved Leduc policy file (e.g. OpenSpiel's CFR+ stopped
-early, written by ``benchmarks/openspiel_leduc_policy.py``)."""
+early, written by ``benchmarks/research/openspiel_leduc_policy.py``)."""
 NEAR_EQUILIBRIUM_ITERATIONS = 300
 """Vanilla CFR iterations of the ``near-equilibrium`` opponent (exploitability about 0.036 chips/hand)."""
 LEARNERS = ("explicit", "implicit", "bootstrap", "adaptive", "adaptive-nobudget")

@@ -5,7 +5,7 @@ the whole distribution of finished hands that two strategies produce. :func:`fin
 enumerates it (every deal of the deck, every action each player takes with positive
 probability, weighted by its probability); :func:`aivat_moments` gives the mean and the
 standard deviation of the plain outcome and of the AIVAT estimate over it. The tests and
-``benchmarks/aivat_exact.py`` share them. Only for small decks: Leduc has 120 deals of hole
+``benchmarks/research/aivat_exact.py`` share them. Only for small decks: Leduc has 120 deals of hole
 cards and 4 boards each.
 """
 

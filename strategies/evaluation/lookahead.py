@@ -72,7 +72,7 @@ NOLIMIT_LOOKAHEAD_COOLER: tuple[float, ...] = (
 """The look-ahead value's coefficients in heads-up no-limit hold'em: the stake value's (looked
 ahead; rows and columns as :data:`~pokerbot.strategies.evaluation.values.NOLIMIT_STAKE`) and
 the cooler terms' (not looked ahead; a row per round, :class:`CoolerTerms`), fitted together
-by ``benchmarks/aivat_fit.py --lookahead 6 --cooler --cooler-features 0,1`` on the ten
+by ``benchmarks/research/aivat_fit.py --lookahead 6 --cooler --cooler-features 0,1`` on the ten
 duplicate matches of ``docs/experiments.md``."""
 
 

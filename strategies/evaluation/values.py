@@ -119,7 +119,7 @@ class StakeValue:
     (the stake terms are the betting's), so the mean over the card is the value before it;
     at the deal, exchanging the players' holdings turns ``x`` into ``-x``, so the mean is 0,
     the value before any card. Good coefficients come from a regression of the outcome on the
-    features' AIVAT corrections over other matches (``benchmarks/aivat_fit.py``).
+    features' AIVAT corrections over other matches (``benchmarks/research/aivat_fit.py``).
     """
 
     chance_consistent = True
@@ -174,7 +174,7 @@ NOLIMIT_STAKE: tuple[float, ...] = (
 # fmt: on
 """:class:`StakeValue`'s coefficients in heads-up no-limit hold'em (200 big blinds deep), a row
 per round (pre-flop, flop, turn, river), each for (matched chips, big blind, bet to call,
-chips behind): fitted by ``benchmarks/aivat_fit.py`` on ten 1,000-hand duplicate matches
+chips behind): fitted by ``benchmarks/research/aivat_fit.py`` on ten 1,000-hand duplicate matches
 of ``miximax:500nodes`` against ``tight-aggressive`` (``docs/experiments.md``)."""
 # fmt: off
 LIMIT_STAKE: tuple[float, ...] = (

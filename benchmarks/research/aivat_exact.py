@@ -7,7 +7,7 @@ deviation per hand of the outcome and of AIVAT's estimate, with no player known 
 corrections only), one or both known (action corrections), and with imaginary observations
 of the known players' cards.
 
-    python benchmarks/aivat_exact.py
+    python benchmarks/research/aivat_exact.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The LBR table of ``docs/experiments.md``: every hold'em strategy of issue 15 in both games.
 
-``python benchmarks/lbr_table.py --out lbr-table`` plays local best response against each
+``python benchmarks/research/lbr_table.py --out lbr-table`` plays local best response against each
 cell (strategy, game) of :data:`CELLS` for ``--hands`` hands (``--hands-search`` for the
 search-based ``miximax`` players), one cell at a time, and writes each result as
 ``OUT/GAME-STRATEGY.json`` (the JSON of ``pokerbot exploitability --json``). A cell whose file

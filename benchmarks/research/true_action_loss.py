@@ -1,6 +1,6 @@
 """The action loss of the true model of ``random`` beside the prior and the adapting model.
 
-Run: python benchmarks/true_action_loss.py [--game holdem-limit-2p] [--hands 500] [--every 100] [--seed 1]
+Run: python benchmarks/research/true_action_loss.py [--game holdem-limit-2p] [--hands 500] [--every 100] [--seed 1]
 
 ``pokerbot experiment model-learning random`` scores the opponent-action model prequentially
 (quadratic loss over the action classes). ``random``'s own action distribution is known

@@ -1,6 +1,6 @@
 """Pool LBR runs of one cell on different seeds into one figure.
 
-``python benchmarks/lbr_pool.py A.json B.json [--json OUT]``: the JSONs of ``pokerbot
+``python benchmarks/research/lbr_pool.py A.json B.json [--json OUT]``: the JSONs of ``pokerbot
 exploitability GAME STRATEGY --method lbr --seed S --json A.json`` runs (same game,
 strategy, LBR settings and match length; different seeds) become one figure over all their
 deals, as one run of all of them would report it (:func:`pokerbot.bot.lbr_match.pool_lbr`).

@@ -10,7 +10,7 @@ after the flop, runs a shadow LBR that asks every holding on the same views:
 * decision: whether the exact LBR would take the same action.
 
 Slow by design (the exact side asks about a thousand searches per question):
-``python benchmarks/lbr_sampling_error.py --hands 6`` takes tens of minutes. A search under a
+``python benchmarks/research/lbr_sampling_error.py --hands 6`` takes tens of minutes. A search under a
 time budget is itself noisy (two searches of one spot may disagree); ``--node-budget N``
 stops every search of the agent after ``N`` nodes instead, so the comparison measures the
 sampling alone.

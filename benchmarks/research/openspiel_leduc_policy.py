@@ -9,7 +9,7 @@ study's ``policy:FILE`` opponent). It prints the exploitability measured by Open
 best response on the converted policy; they must agree.
 
     .venv/bin/pip install open_spiel          # the bench extra
-    .venv/bin/python benchmarks/openspiel_leduc_policy.py --iterations 150 \\
+    .venv/bin/python benchmarks/research/openspiel_leduc_policy.py --iterations 150 \\
         --out benchmarks/data/leduc-openspiel-cfrplus-150.json
 
 Card mapping: OpenSpiel's card ``i`` (rank ``i // 2``) is the ``i``-th card of our sorted

@@ -1,9 +1,9 @@
 """Abstract exploitability of policy snapshots against training time, as JSON and a PNG.
 
-    python benchmarks/abstract_curves.py --tables TABLES.npz --out curves.png \
+    python benchmarks/research/abstract_curves.py --tables TABLES.npz --out curves.png \
         --run mccfr10=runs/snap-mccfr10 --run mccfr100=runs/snap-mccfr100 [--deals 100000] [--every 2] \
         [--memory 1]
-    python benchmarks/abstract_curves.py --out curves.png --replot [--memory 1]   # the PNG again from curves.json
+    python benchmarks/research/abstract_curves.py --out curves.png --replot [--memory 1]  # the PNG from curves.json
 
 Each ``--run NAME=DIR`` is a ``pokerbot solve ... --snapshots DIR`` folder; every ``--every``-th
 snapshot (and the last) is measured with

@@ -11,7 +11,7 @@ never sees the hands it estimates and the estimate stays unbiased.
 Run (the chunks of ``docs/experiments.md``: ``miximax:500nodes`` against ``tight-aggressive``,
 500 deals in duplicate each, ``pokerbot match ... --duplicate --aivat --out DIR``):
 
-    python benchmarks/aivat_fit.py holdem-nolimit-2p DIR101 DIR102 ... --known tight-aggressive \
+    python benchmarks/research/aivat_fit.py holdem-nolimit-2p DIR101 DIR102 ... --known tight-aggressive \
         --sample 10 --cache CACHE_DIR
 
 ``--hero-known`` also replays the other player (``miximax``), for the action corrections of

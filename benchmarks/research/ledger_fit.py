@@ -13,7 +13,7 @@ the standard deviation of one hand's booked value with no corrections, with toda
 = 0) and with the fitted weights, **cross-fitted**: the weights applied to each group of logs
 are fitted on the other groups only:
 
-    python benchmarks/ledger_fit.py --game holdem-nolimit-2p --group A.log B.log --group C.log ...
+    python benchmarks/research/ledger_fit.py --game holdem-nolimit-2p --group A.log B.log --group C.log ...
 
 Amounts in big blinds.
 """

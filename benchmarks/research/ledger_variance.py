@@ -1,6 +1,6 @@
 """The safe agent's two hand values side by side on the blueprint's hands: spread, mean, time.
 
-``python benchmarks/ledger_variance.py --game holdem-nolimit-2p --hands 300 --seed 11`` plays
+``python benchmarks/research/ledger_variance.py --game holdem-nolimit-2p --hands 300 --seed 11`` plays
 ``blueprint`` against each opponent (``--opponents``; in process, seats alternating) and
 values every finished hand from the blueprint's seat both ways: at the holding dealt
 (:func:`~pokerbot.strategies.safe.values.hand_value`, the ledger before imaginary

@@ -1,6 +1,6 @@
 """How a strategy answers LBR: its actions facing a bet and not, before and after the flop.
 
-``python benchmarks/lbr_responses.py GAME STRATEGY --deals N --seed S --log OUT.log`` plays one
+``python benchmarks/research/lbr_responses.py GAME STRATEGY --deals N --seed S --log OUT.log`` plays one
 LBR match in process (LBR in the first seat, the players and seeds of the first match of
 ``pokerbot exploitability GAME STRATEGY --method lbr --seed S``), writes its ACPC log, and
 counts the strategy's folds, calls and raises from the log: facing a bet or raise (or, first

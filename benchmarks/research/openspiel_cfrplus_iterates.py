@@ -2,7 +2,7 @@
 
 Run (OpenSpiel is the ``bench`` extra: ``.venv/bin/pip install open_spiel``):
 
-    .venv/bin/python benchmarks/openspiel_cfrplus_iterates.py [--iterations 10 50 100]
+    .venv/bin/python benchmarks/research/openspiel_cfrplus_iterates.py [--iterations 10 50 100]
 
 Both solvers start from the uniform strategy on the same game (ACPC ``leduc`` and OpenSpiel's
 ``leduc_poker``). After each listed iteration count the script converts OpenSpiel's average

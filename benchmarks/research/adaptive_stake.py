@@ -1,6 +1,6 @@
 """The safe adaptive agent with and without an initial stake, side by side on the same deals.
 
-``python benchmarks/adaptive_stake.py --stakes 0 20 --hands 200 --seed 11`` plays, for every
+``python benchmarks/research/adaptive_stake.py --stakes 0 20 --hands 200 --seed 11`` plays, for every
 opponent of the issue-17 tables (``--opponents`` to choose), one duplicate match in process
 (``--hands`` deals, each played twice with the seats exchanged) of ``adaptive:BUDGET`` whose
 ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`SafetySettings`
@@ -8,9 +8,9 @@ ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`Safety
 every variant, so the difference between two columns is paired. Prints mbb/hand with the 95 %
 interval per opponent and stake, and how many hands the exploiter played. ``--cap BB`` sets
 the ledger's cap in every variant (:class:`SafetySettings` ``cap``: the most one hand books);
-``--plain`` values every hand at the holding dealt (``imaginary`` off: the ledger before
-session 13); ``--pooled-spread`` takes each hand's deviation from the mean of all hands, not
-of its part's (``spread_by_part`` off: the ledger before session 14).
+``--plain`` values every hand at the holding dealt (``imaginary`` off); ``--pooled-spread``
+takes each hand's deviation from the mean of all hands, not of its part's (``spread_by_part``
+off).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def main() -> None:
     parser.add_argument(
         "--pooled-spread",
         action="store_true",
-        help="the spread around the mean of all hands, not of each part's (the ledger before session 14)",
+        help="the spread around the mean of all hands, not of each part's (spread_by_part off)",
     )
     args = parser.parse_args()
     game = load_game(args.game)

@@ -1,6 +1,6 @@
 """Paired comparison of two duplicate matches played on the same deals (same seed).
 
-Run: python benchmarks/paired_stats.py DIR_A DIR_B [DIR_A2 DIR_B2 ...] [--player-prefix miximax] [--game GAME]
+Run: python benchmarks/research/paired_stats.py DIR_A DIR_B [DIR_A2 DIR_B2 ...] [--player-prefix miximax] [--game GAME]
 
 Each DIR is the ``--out`` folder of ``pokerbot match --duplicate`` (``match.log`` and
 ``match-swapped.log``). For every deal the player's value is the mean of its two hands
@@ -14,7 +14,7 @@ docs/experiments.md:
 
     pokerbot match --players miximax:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out on
     pokerbot match --players miximax-static:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out off
-    python benchmarks/paired_stats.py on off
+    python benchmarks/research/paired_stats.py on off
 """
 
 from __future__ import annotations

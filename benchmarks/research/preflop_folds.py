@@ -1,6 +1,6 @@
 """How often a player folds pre-flop when facing a raise above some size, from a match log.
 
-Run: python benchmarks/preflop_folds.py LOG [--player-prefix miximax] [--above 10]
+Run: python benchmarks/research/preflop_folds.py LOG [--player-prefix miximax] [--above 10]
 
 Reads an ACPC match log (``pokerbot match --out DIR`` writes ``DIR/match.log``; the game is
 taken from its header) and counts the pre-flop decisions of the player whose name starts
@@ -9,7 +9,7 @@ blinds, and how many of them were folds. Used for the three-player diagnostic in
 docs/agent.md:
 
     pokerbot match --game holdem-nolimit-3p --players miximax random random --hands 300 --seed 1 --out D
-    python benchmarks/preflop_folds.py D/match.log
+    python benchmarks/research/preflop_folds.py D/match.log
 """
 
 from __future__ import annotations
