@@ -331,7 +331,7 @@ def test_lbr_refuses_games_it_does_not_play():
 def test_lbr_exploits_always_call_more_than_miximax_does():
     """On the same 200 deals (duplicate, seed 11) LBR wins more from always-call than the
     project's best exploiter of it, miximax, did (recorded: tests/fixtures; 1,000 deals in
-    docs/experiments.md)."""
+    docs/lbr.md)."""
     recorded = json.loads((Path(__file__).parent / "fixtures" / "miximax_vs_always_call_seed11.json").read_text())
     miximax = recorded["deal_values"]
     result = run_lbr(NOLIMIT, RegistryStrategy("always-call"), 2 * len(miximax), 11)

@@ -8,7 +8,7 @@ regression, and the figure is **cross-fitted**: each chunk (a duplicate match: i
 is estimated with coefficients fitted on the other chunks only, so the fitted value function
 never sees the hands it estimates and the estimate stays unbiased.
 
-Run (the chunks of ``docs/experiments.md``: ``miximax:500nodes`` against ``tight-aggressive``,
+Run (the matches of ``docs/results.md``: ``miximax:500nodes`` against ``tight-aggressive``,
 500 deals in duplicate each, ``pokerbot match ... --duplicate --aivat --out DIR``):
 
     python benchmarks/research/aivat_fit.py holdem-nolimit-2p DIR101 DIR102 ... --known tight-aggressive \

@@ -4,8 +4,8 @@
 exploitability GAME STRATEGY --method lbr --seed S --json A.json`` runs (same game,
 strategy, LBR settings and match length; different seeds) become one figure over all their
 deals, as one run of all of them would report it (:func:`pokerbot.bot.lbr_match.pool_lbr`).
-Used where a cell's 95% interval is wider than a quarter of its figure (issue 15): the
-no-limit ``miximax`` cells of ``docs/experiments.md``, seeds 1 and 2.
+Used where a cell's 95% interval is wider than a quarter of its figure: the no-limit cells of
+``docs/results.md`` pooled over seeds 1 and 2.
 """
 
 from __future__ import annotations

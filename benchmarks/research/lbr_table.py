@@ -1,4 +1,4 @@
-"""The LBR table of ``docs/experiments.md``: every hold'em strategy of issue 15 in both games.
+"""The LBR tables of ``docs/results.md``: every hold'em strategy in both games.
 
 ``python benchmarks/research/lbr_table.py --out lbr-table`` plays local best response against each
 cell (strategy, game) of :data:`CELLS` for ``--hands`` hands (``--hands-search`` for the

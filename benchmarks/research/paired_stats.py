@@ -10,7 +10,7 @@ interval over deals. With the same seed both matches see the same cards, so the 
 difference cancels much of the card luck. Given several pairs (each pair its own game of
 deals, for example one per opponent), it also prints the differences pooled with
 inverse-variance weights. Used for the learning-on vs learning-off study in
-docs/experiments.md:
+docs/agent.md:
 
     pokerbot match --players miximax:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out on
     pokerbot match --players miximax-static:0.05 bluffer --hands 1000 --in-process --duplicate --seed 12 --out off

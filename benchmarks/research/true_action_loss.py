@@ -10,7 +10,7 @@ the floor no model can beat on average. This script plays the same match as the 
 (hero ``tight-aggressive``, the same seed), scores the true distribution on every decision
 of ``random``, and prints it per block of ``--every`` hands beside the prior's and the
 adapting model's losses from the experiment's own code. Used for the bound quoted in
-docs/models.md and docs/experiments.md.
+docs/models.md.
 """
 
 from __future__ import annotations
