@@ -20,8 +20,8 @@ With ``memory`` = k the responder remembers only the buckets of the last k round
 current bucket alone) and still the whole betting. Its response is a strategy of the
 perfect-recall responder, so its values are lower bounds too, and it has far fewer groups:
 with 100 buckets the perfect-recall response fitted on any sample that fits in memory
-memorises it, while the 1-round response on 100,000 deals still brackets the value (301 ..
-471 mbb/hand for the shipped ``mccfr100``; with 10 buckets the bracket closes).
+memorises it, while the 1-round response on 100,000 deals still brackets the value
+(``docs/abstraction.md``).
 
 Values are chips per hand for the responder's position; exploitability is the mean of the
 two positions' best-response values (0 at an equilibrium of the abstract game).

@@ -3,9 +3,8 @@
 A bet that adds ``b`` chips to a pot of ``P`` chips wins ``P`` when we fold and loses ``b``
 when we call and it is a bluff: with any two cards it pays whenever we fold more than
 ``b / (P + b)`` of the holdings we may hold. An abstract equilibrium with coarse card
-buckets folds too often to large bets (the no-limit blueprint folds 65 % of the time to the
-local best response's pot bets on the turn and river, ``docs/experiments.md``), and the local
-best response takes its winnings there. :class:`RangeDefence` closes that leak:
+buckets folds too often to large bets (``docs/lbr.md``: where LBR takes its winnings), and
+:class:`RangeDefence` closes that leak:
 
 * **our range**: the weight of every holding given our own actions so far in the hand, the
   product of the policy's probabilities of those actions with that holding (its bucket at

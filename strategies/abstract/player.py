@@ -12,7 +12,7 @@ otherwise (checks when it can). With ``defend=True`` (no-limit, registered as
 (:mod:`.defence`).
 
 Shipped policies (``strategies/abstract/data/NAME.npz``), each made by the command in
-``docs/experiments.md``: heads-up limit hold'em ``mccfr10``, ``mccfr100``, ``mcts10``,
+``docs/abstraction.md``: heads-up limit hold'em ``mccfr10``, ``mccfr100``, ``mcts10``,
 ``mcrnr10``; heads-up no-limit hold'em ``mccfr10-nl``. :data:`BLUEPRINTS` names, per game,
 the strongest equilibrium-style policy (``blueprint``).
 """

@@ -54,7 +54,7 @@ played ``BR`` itself instead: bolder, blind to the winner's curse.)
 
 There is no switching hand: the test is repeated whenever the response is recomputed, so
 exploitation starts when the evidence suffices and stops if it stops sufficing.
-Consequences and limits (measured in ``docs/experiments.md``):
+Consequences and limits (``docs/small-games.md``):
 
 * the posterior concentrates as hands accumulate, the pairs' gains converge to the true
   gain, and the confidence in the exploitation grows with data;
@@ -64,13 +64,15 @@ Consequences and limits (measured in ``docs/experiments.md``):
 * nothing gains against an equilibrium player; against one the spike's posterior weight
   tends to 1 (Occam's razor in the marginal likelihood) and the learner keeps to ``pi*``;
 * ``pi*`` is played while little is known, which explores at no cost beyond the game value
-  (in Kuhn, with ``gamma = 1``, the most exploratory P1 equilibrium of seed 000 section 5.3);
+  (in Kuhn, with ``gamma = 1``, the most exploratory P1 equilibrium of Southey, Hoehn and
+  Holte 2009, section 5.3);
 * the test alone is Bayesian, not a worst-case guarantee: against an opponent that is
-  nearly an equilibrium but not ``pi*`` (Leduc CFR stopped early) its spurious passes cost
-  0.027 chips/hand against what ``pi*`` earns (``safe=False``, the rule before issue 17); the
-  budget caps such losses at the gifts the opponent made;
+  nearly an equilibrium but not ``pi*`` (Leduc CFR stopped early) its spurious passes lose
+  against what ``pi*`` earns (``safe=False``); the budget caps such losses at the gifts the
+  opponent made;
 * an opponent that makes no mistakes against ``pi*`` gives nothing to risk: in Kuhn every
-  P2 strategy of seed 000's family (O1-O6) is a best response to every P1 equilibrium, so
+  P2 strategy of the family of Southey et al. (O1-O6) is a best response to every P1
+  equilibrium, so
   as P1 the strictly safe learner earns exactly the game value against them (and so would
   any strictly safe rule: see :mod:`~strategies.bayes.safety`).
 
@@ -116,7 +118,7 @@ class AdaptiveConfig:
     """Share of the safety test's "truths" drawn from the general slab (the rest from the whole posterior)."""
     safe: bool = True
     """Risk only what the opponent has given away (:mod:`~strategies.bayes.safety`); False: the
-    posterior test alone decides (the rule before issue 17, without a guarantee)."""
+    posterior test alone decides (without a guarantee)."""
     allowance: float = 0.0
     """Chips per hand credited to the safety budget besides the gifts: the most the learner
     may lose per hand, in expectation, beyond what its equilibrium guarantees (0: strictly safe)."""

@@ -47,8 +47,8 @@ our draw), the identity gives ``E[u_t] = (1 - lam) (r + E[G(pi*)]) + lam (w(beta
 ``k_{T+1} >= a``.
 
 **Why an allowance.** A strictly safe rule (``a = 0``) may leave ``pi*`` only after gifts,
-and some weak opponents never give any: in Kuhn every P2 strategy of seed 000's family
-(eta, xi), O1-O6 included, is a best response to every P1 equilibrium, so against them
+and some weak opponents never give any: in Kuhn every P2 strategy of the family of
+Southey, Hoehn and Holte (2009), (eta, xi), O1-O6 included, is a best response to every P1 equilibrium, so against them
 every P1 equilibrium earns exactly the game value, no gift is ever booked, and *no*
 strictly safe rule can earn more (a rule that leaves the equilibrium after some history
 reachable by such an opponent can be punished there by one that switches to a best

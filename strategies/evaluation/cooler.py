@@ -9,7 +9,7 @@ kind}]`` (``w`` = +1 when position 0 wins the showdown, -1 when it loses, 0 on a
 run-out after the flop, a seeded sample of boards pre-flop (as the equity value's). Being
 expectations over the run-outs they are chance-consistent, like the equity.
 :class:`CoolerTerms` values a hand in progress at the first two times the chips behind, a
-coefficient per round (``docs/experiments.md``: fitted with the look-ahead value).
+coefficient per round (fitted with the look-ahead value, ``docs/aivat.md``).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ correction averages it over every card chance could have dealt when there are at
 ``boards`` of them, else over ``boards`` cards drawn with a generator seeded by what came before
 the card (from the cards the hero cannot see; a draw that clashes with the other player's
 holding is dropped, which leaves the draws uniform over the cards left): the correction's mean
-stays zero. ``docs/experiments.md`` measures it on no-limit hold'em.
+stays zero. ``docs/aivat.md`` describes it, ``docs/results.md`` gives its figure.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ NOLIMIT_LOOKAHEAD_COOLER: tuple[float, ...] = (
 ahead; rows and columns as :data:`~pokerbot.strategies.evaluation.values.NOLIMIT_STAKE`) and
 the cooler terms' (not looked ahead; a row per round, :class:`CoolerTerms`), fitted together
 by ``benchmarks/research/aivat_fit.py --lookahead 6 --cooler --cooler-features 0,1`` on the ten
-duplicate matches of ``docs/experiments.md``."""
+duplicate matches of ``docs/aivat.md``."""
 
 
 def lookahead_values(game: Game) -> tuple[StakeValue, CoolerTerms]:

@@ -175,7 +175,7 @@ NOLIMIT_STAKE: tuple[float, ...] = (
 """:class:`StakeValue`'s coefficients in heads-up no-limit hold'em (200 big blinds deep), a row
 per round (pre-flop, flop, turn, river), each for (matched chips, big blind, bet to call,
 chips behind): fitted by ``benchmarks/research/aivat_fit.py`` on ten 1,000-hand duplicate matches
-of ``miximax:500nodes`` against ``tight-aggressive`` (``docs/experiments.md``)."""
+of ``miximax:500nodes`` against ``tight-aggressive`` (``docs/aivat.md``)."""
 # fmt: off
 LIMIT_STAKE: tuple[float, ...] = (
     0.655811, -0.957328, 3.16039,

@@ -1,4 +1,4 @@
-"""The safe adaptive hold'em agent (issue 17).
+"""The safe adaptive hold'em agent (``docs/safe.md``).
 
 * :mod:`pokerbot.strategies.safe.ledger`: the safety rule (risk only what was demonstrably
   won above the blueprint's value) and the all-in adjusted value of a hand;

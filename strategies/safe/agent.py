@@ -50,34 +50,32 @@ _log = structlog.get_logger(__name__)
 
 NOLIMIT_SETTINGS = SafetySettings(risk=20.0, prior_spread=15.0, spare=1, imaginary=True)
 """Heads-up no-limit hold'em (200 big blinds): an exploiting hand may lose 20 big blinds
-beyond the blueprint (above the local best response's winnings against ``miximax``,
-``docs/experiments.md``); a hand's spread starts at 15 big blinds; the bound leaves out the
-best hand (one lucky all-in opened the exploiter against a local best response, which then
-won about 1.1 big blinds a hand more on the same deals); the blueprint's hands are valued
-over its range (their variance 0.56 to 0.85 of the value at the holding dealt)."""
+beyond the blueprint (above what a local best response wins against ``miximax``); a hand's
+spread starts at 15 big blinds; the bound leaves out the best hand, so that one lucky all-in
+does not open the exploiter; the blueprint's hands are valued over its range (less variance
+than at the holding dealt). Why each: ``docs/safe.md``."""
 LIMIT_SETTINGS = SafetySettings(risk=4.0, prior_spread=3.0)
 """Heads-up limit hold'em: 4 big blinds a hand at risk, a prior spread of 3 big blinds; every
-hand valued at the holding dealt (the range value is not measured in limit matches yet)."""
+hand valued at the holding dealt."""
 
 
 RANGE_VALUE_MIN_BUDGET = 0.5
 """Seconds: the shortest decision budget (the client's deadline for the agent's last
 decision) under which the blueprint's hands are still valued over its range. That valuation
-runs after the hand, about 0.1 to 0.2 s on this project's machine, and the next hand's first
-decision waits for it; under tighter limits (the competition benchmark's 100 ms a response,
-a budget of about 45 ms) the strategy process would still be valuing the last hand when the
-next request came, and the client would answer with fallbacks, so the hand is valued at our
-holding (``hand_value``, about 25 ms). The choice depends on the time limits, not on the
-cards, so either value keeps the ledger unbiased. In-process matches give 1 s a decision,
-``pokerbot play`` under the reference dealer's default limits some seconds."""
+runs after the hand, and the next hand's first decision waits for it; under tighter limits
+(100 ms a response gives a budget of about 45 ms) the strategy process would still be
+valuing the last hand when the next request came, and the client would answer with
+fallbacks, so the hand is valued at our holding (``hand_value``, far cheaper). The choice
+depends on the time limits, not on the cards, so either value keeps the ledger unbiased.
+In-process matches give 1 s a decision, ``pokerbot play`` under the reference dealer's
+default limits some seconds."""
 MAX_OPEN_HANDS = 16
 """Hands whose part the agent remembers until their end is settled (a client that falls
 behind skips some hands' ends: their entries go, oldest first)."""
 
 DEFEND = False
 """Whether the no-limit blueprint part plays with its minimum defence
-(:mod:`pokerbot.strategies.abstract.defence`) by default: not, since the local best response
-won no less against the defended blueprint (``docs/experiments.md``)."""
+(:mod:`pokerbot.strategies.abstract.defence`) by default: not (``docs/abstraction.md``)."""
 
 
 def default_settings(game: Game) -> SafetySettings:

@@ -36,8 +36,8 @@ who controls the variance can make the ledger look richer than it is. The all-in
 and the chance corrections remove the luck of the cards that can be removed without bias
 (the run-out after all the money is in, and our own cards' fortunes street by street), and
 the confidence bound keeps the rest of the noise from being spent (and ``cap``, when set,
-keeps one hand's luck from being spent); ``R`` is a measured
-estimate (local best response, ``docs/experiments.md``), not a proven bound. The small games
+keeps one hand's luck from being spent); ``R`` is an estimate from the local best
+response's winnings (``docs/safe.md``), not a proven bound. The small games
 use the exact rule (:mod:`pokerbot.strategies.bayes.safety`).
 """
 
@@ -79,28 +79,27 @@ class SafetySettings(BaseModel):
     of the stake that went in after the cards, which the corrections leave in); a weak
     player's gifts come in many hands and survive it, some tens of hands later. Booking
     less only delays the exploiter, so the rule stays safe. No-limit's default is 1
-    (``docs/experiments.md``: against LBR and the issue's opponents)."""
+    (``docs/safe.md``)."""
     imaginary: bool = False
     """Value the blueprint's hands over every holding it could have held, weighted by its
     reach (:func:`~pokerbot.strategies.safe.values.range_hand_value`: AIVAT's imaginary
     observations of our own cards) rather than at the holding dealt
     (:func:`~pokerbot.strategies.safe.values.hand_value`, always used for the exploiter's
     hands, whose search gives no range). Less luck per hand, so winnings show sooner and luck
-    opens the exploiter less often; no-limit's default is on (``docs/experiments.md``)."""
+    opens the exploiter less often; no-limit's default is on (``docs/safe.md``)."""
     spread_by_part: bool = True
     """Estimate ``s`` from each hand's deviation from the mean of its own part's hands
     (blueprint or exploiter: the pooled within-part variance, which times ``n`` estimates the
     variance of the total) rather than from the mean of all hands. The two parts' means differ
     by what exploiting wins; around the common mean that difference reads as spread, so the
-    better the exploiter does, the lower the bound (False: the rule before 2026-11-26, for
-    comparisons)."""
+    better the exploiter does, the lower the bound (False: the deviation from the mean of all
+    hands, for comparisons)."""
     cap: float | None = Field(None, gt=0.0)
     """The most one hand may book (big blinds; None, the default: no cap). Booking less than
     a hand won only delays the exploiter, so any cap keeps the rule safe; it stops one lucky
     all-in (the luck of the stake that went in after the cards, which the corrections leave
-    in) from reading as demonstrated winnings. Measured in no-limit (``docs/experiments.md``,
-    LBR against ``adaptive``): a cap of 20 or 50 big blinds also keeps the exploiter off
-    against most weak players, whose gifts come in big pots too, hence no cap by default."""
+    in) from reading as demonstrated winnings, but it also keeps the exploiter off against
+    weak players, whose gifts come in big pots too, hence no cap by default (``docs/safe.md``)."""
 
 
 @dataclass

@@ -202,8 +202,8 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
     larger amount put in) when round ``r``'s cards came, ``e`` our equity against a random
     holding (round 0: our deal, against the mean of the pre-flop table). Two-player 52-card
     hold'em with our hole cards known. :func:`hand_value` subtracts the first; the second,
-    the luck of the betting to come, lowers the spread by 0 to 3 % only when fitted
-    (``benchmarks/research/ledger_fit.py``, ``docs/experiments.md``), so it is not subtracted."""
+    the luck of the betting to come, lowers the spread little even when fitted
+    (``benchmarks/research/ledger_fit.py``, ``docs/safe.md``), so it is not subtracted."""
     game = state.game
     mine = state.hole_cards[position]
     if mine is None:

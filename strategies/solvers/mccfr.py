@@ -1,22 +1,23 @@
 """Monte-Carlo CFR, vectorised over private hands.
 
-Both solvers follow the MCCFR framework of seed 001 (Lanctot et al. 2009): an iteration
+Both solvers follow the MCCFR framework (Lanctot et al. 2009; Ponsen, de Jong and Lanctot
+2011, ``docs/references.md``): an iteration
 samples a *block* of terminal histories, computes sampled counterfactual values that equal
 the true ones in expectation (importance weights ``1 / q(z)``) and updates regrets with
 them. The private deal is never sampled: every pass is vectorised over all hands, so a
 sampled block is a set of *public* outcomes together with every deal compatible with them.
 
-* :class:`OutcomeSamplingMCCFR` (``os-mccfr``, seed 001 Algorithm 1): public terminal
+* :class:`OutcomeSamplingMCCFR` (``os-mccfr``, Ponsen et al. Algorithm 1): public terminal
   histories are drawn from an epsilon-greedy sampling profile (with probability
   ``epsilon`` uniform among the legal actions, otherwise the acting player's current
   strategy averaged over its hands by reach; board cards uniformly). ``samples`` outcomes
   are drawn per update, stratified by default (terminal ``z`` gets ``floor(n q(z))`` samples
   plus one with probability equal to the remainder: unbiased, less variance than i.i.d.
   draws; ``stratified=False`` draws i.i.d.). Regrets are the sampled counterfactual
-  regrets of seed 001 eq. 6 summed over deals and samples. The average strategy uses
+  regrets of Ponsen et al. eq. 6 summed over deals and samples. The average strategy uses
   *optimistic averaging*: a visited information set adds ``(W(t) - W(c_I)) * pi_i * sigma``,
   where ``c_I`` is its previous visit and ``W`` the running sum of iteration weights
-  (``t - c_I`` for uniform weights, seed 001 line 16).
+  (``t - c_I`` for uniform weights, Ponsen et al. line 16).
 * :class:`ExternalSamplingMCCFR` (``es-mccfr``): players take turns as traverser; the
   traverser's actions are all explored, every opponent information set (public node and
   hand) samples one action from the opponent's current strategy, and every public chance
@@ -27,7 +28,7 @@ sampled block is a set of *public* outcomes together with every deal compatible 
   and their regrets averaged. The traverser's average strategy is accumulated exactly
   (its own reach is not sampled).
 
-Defaults. Seed 001's form of outcome sampling is ``rule="cfr", alternating=False,
+Defaults. Ponsen et al.'s form of outcome sampling is ``rule="cfr", alternating=False,
 samples=1, stratified=False``; it converges, but slowly (Leduc: about 0.002 chips per
 hand after 100,000 iterations even with 100,000 samples per iteration). The defaults
 (``rule="dcfr"``, alternating updates, 100,000 stratified samples) reach 0.001 on Leduc
@@ -186,9 +187,8 @@ class ExternalSamplingMCCFR(Solver):
     Defaults and budget (Leduc, seed 0): ``rule="linear"``, ``samples=24``,
     ``systematic=True``, about 5.5 ms per iteration on one core. Documented budgets: below
     0.03 after 1,000 iterations (tested; about 0.015 measured) and **below 0.001 after
-    300,000 iterations** (measured: 243,470 iterations, 1,726 s of solver time, in
-    ``benchmarks/bench_solvers.py --solvers es-mccfr --no-openspiel --time-limit 3600`` on
-    2026-11-22 with other jobs on the second core; too long for the test suite). Also
+    300,000 iterations** (243,470 iterations by ``benchmarks/bench_solvers.py --solvers
+    es-mccfr --no-openspiel --time-limit 3600``; too long for the test suite). Also
     measured: 0.01 after 2,079 iterations (11.8 s), 0.0032 after 20,000 and 0.0020 after
     61,700: late on the decay is roughly ``T ** -0.45``. Measured
     alternatives at equal time (30 s with two runs side by side), none better: DCFR, CFR+,
