@@ -1,6 +1,6 @@
-"""The opponent model of seed 001's MCRNR: one decision tree per betting round.
+"""The opponent model of the MCRNR of Ponsen, de Jong and Lanctot (2011): one decision tree per betting round.
 
-Seed 001 (section 4.3.2) models a player's action in each round from five features:
+Ponsen et al. (section 4.3.2) models a player's action in each round from five features:
 
 =================  =============================================================
 ``seat``           the player's position in the hand (0 or 1; 1 is the button in

@@ -15,7 +15,7 @@ Every model learns from finished hands and predicts the opponent's action distri
 Policies are plain tables (information-set key -> action -> probability) at the interface
 and vectors over :class:`~models.bayes.slots.SlotIndex` slots inside; this package imports
 only :mod:`protocol` (responses live in :mod:`pokerbot.strategies.bayes`). The models only
-the small-game studies use (seed 000's Kuhn models, seed 002's policy bootstrapping) are in
+the small-game studies use (Southey et al.'s Kuhn models, Tansey's policy bootstrapping) are in
 :mod:`pokerbot.bot.experiments`.
 """
 

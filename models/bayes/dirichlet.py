@@ -2,8 +2,8 @@
 
 The prior at class ``I`` is ``Dirichlet(strength * centre(I))`` (each parameter at least
 ``min_alpha``), centred on a chosen policy - the uniform policy, or an equilibrium, as in
-seed 002 ("two times the Nash strategy") - with a chosen strength (pseudo-observations per
-information set). Learning follows Southey et al. ("Bayes' Bluff") and seed 002:
+Tansey 2013 ("two times the Nash strategy") - with a chosen strength (pseudo-observations per
+information set). Learning follows Southey et al. ("Bayes' Bluff") and Tansey 2013:
 
 * a **showdown** reveals the opponent's cards, so every decision of the hand is a direct
   observation of its class (conjugate: the count is added to the Dirichlet parameters);
@@ -28,7 +28,7 @@ every folded hand's hidden cards given that policy).
 Thompson responses and posterior probabilities); :meth:`DirichletModel.expectation_set`
 gives each particle's mean, which is exact for anything linear in the opponent's strategy.
 :meth:`DirichletModel.map_array` finds the MAP policy by expectation-maximisation over the
-hidden cards (the exact closed form of seed 000 in Kuhn, see :mod:`pokerbot.bot.experiments.kuhn_models`).
+hidden cards (the exact closed form of Southey et al. in Kuhn, see :mod:`pokerbot.bot.experiments.kuhn_models`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Implicit opponent model: a posterior over a portfolio of known opponent policies.
 
-The opponent is assumed to play one of the portfolio's policies ``s_1 .. s_K`` (seed 002,
+The opponent is assumed to play one of the portfolio's policies ``s_1 .. s_K`` (Tansey 2013,
 "implicit modelling"; Bayes' Bluff). After each hand the posterior ``p(s | O)`` is updated
 by Bayes' rule with the hand's likelihood, the opponent's hidden cards summed out exactly
 (:func:`~models.bayes.slots.record_log_likelihood`): a showdown multiplies by

@@ -111,7 +111,7 @@ def os_mccfr(
     fixed: np.ndarray,
     p_fixed: float,
 ) -> None:
-    """Iterations ``start + 1 .. start + count`` of outcome-sampling MCCFR (seed 001 Algorithm 1).
+    """Iterations ``start + 1 .. start + count`` of outcome-sampling MCCFR (Ponsen et al. Algorithm 1).
 
     With two games in the tables this is MCRNR (Algorithm 2): iteration ``t`` plays game
     ``t % 2`` whose position ``g`` is restricted; a hidden coin puts the iteration in the
@@ -321,7 +321,7 @@ def mcts(
     totals: np.ndarray,
     exploration: float,
 ) -> None:
-    """Monte-Carlo tree search over information sets with UCT (seed 001 section 3.2.1).
+    """Monte-Carlo tree search over information sets with UCT (Ponsen et al. section 3.2.1).
 
     ``visits[0, row, a]`` counts the simulations that took action ``a`` at information set
     ``row``, ``totals[0, row, a]`` sums the acting player's payoffs (chips) that followed.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pokerbot.protocol.game import Game, load_game
 
 SHIPPED: dict[str, str] = {
-    "mccfr10": "Outcome-sampling MCCFR policy, 10 equal-width EHS buckets (seed 001), heads-up limit hold'em.",
+    "mccfr10": "Outcome-sampling MCCFR policy, 10 equal-width EHS buckets (Ponsen et al.), heads-up limit hold'em.",
     "mccfr100": "Outcome-sampling MCCFR policy (4.5B iterations), 100 percentile EHS buckets, heads-up limit hold'em.",
     "mcts10": "MCTS (UCT, C = 17 big blinds) policy, 10 EHS buckets, heads-up limit hold'em.",
     "mcrnr10": "MCRNR (p = 0.75, 2B iterations) counter-strategy to a model of calling-station, 10 EHS buckets, "

@@ -6,12 +6,12 @@ each chunk drives a progress bar and checkpoints); :meth:`save` / :meth:`load` w
 read a checkpoint (tables, iteration count, generator state, settings), and a loaded run
 continues exactly as the uninterrupted run would (same seed, same numbers).
 
-* ``os-mccfr``: outcome-sampling MCCFR, seed 001 Algorithm 1 (epsilon-greedy sampling with
+* ``os-mccfr``: outcome-sampling MCCFR, Ponsen et al. Algorithm 1 (epsilon-greedy sampling with
   ``epsilon`` = 0.6 for both positions, both updated from every sample, optimistic averaging);
 * ``es-mccfr``: external-sampling MCCFR (one iteration = a traversal for each position);
 * ``mcts``: UCT over information sets, ``exploration`` C in chips (default 17 big blinds,
-  seed 001's C = 17 small bets); the policy is the visit shares;
-* ``mcrnr``: Monte-Carlo restricted Nash response, seed 001 Algorithm 2: ``model``
+  Ponsen et al.'s C = 17 small bets); the policy is the visit shares;
+* ``mcrnr``: Monte-Carlo restricted Nash response, Ponsen et al. Algorithm 2: ``model``
   (a policy table of the opponent, both positions) is followed with confidence ``p``
   (default 0.75); iterations alternate which position is restricted and the policy takes
   each position's rows from the run where it was the responder.

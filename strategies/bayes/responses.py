@@ -11,7 +11,7 @@ chips per hand for ``player``'s position:
   per-information-set average of behaviour, which differs when the posterior is not a
   product);
 * :func:`robust_response` - a restricted Nash response (or data-biased response) to the
-  posterior-mean model with confidence ``p`` (seed 001), robust when the model is wrong.
+  posterior-mean model with confidence ``p`` (Ponsen et al. 2011), robust when the model is wrong.
 
 :class:`ResponseSolver` holds the engine passes these need: reach-weighted mixtures of
 batches of opponent policies, pure best responses against any opponent reach, and the
@@ -193,7 +193,7 @@ def robust_response(
     iterations: int = 500,
     algorithm: str = "cfr+",
 ) -> Response:
-    """The ``p``-restricted Nash response to the model's posterior-mean policy (seed 001),
+    """The ``p``-restricted Nash response to the model's posterior-mean policy (Ponsen et al. 2011),
     or, with per-information-set ``confidence``, the data-biased response. ``expected_value``
     is the response's value against the model."""
     model_as_policy = model_policy(solver, model, player)

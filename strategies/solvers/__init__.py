@@ -13,7 +13,7 @@ The pieces, bottom up:
   exploitability and profile values for any number of players;
 * :mod:`~strategies.solvers.rnr` - restricted Nash responses (RNR, MCRNR, data-biased);
 * :mod:`~strategies.solvers.policy` - tabular policies with a JSON format bound to the game;
-* :mod:`~strategies.solvers.kuhn` - Kuhn's Nash family, seed 000's opponents and EV formula;
+* :mod:`~strategies.solvers.kuhn` - Kuhn's Nash family, Southey et al.'s opponents and EV formula;
 * :mod:`~strategies.solvers.player` - :class:`PolicyStrategy`, which plays a policy;
 * :mod:`~strategies.solvers.equilibria` - shipped equilibria for ``kuhn``, ``leduc``, ``kuhn3p``.
 

@@ -1,4 +1,4 @@
-"""Kuhn poker policies and analysis from Southey, Hoehn and Holte (2009), seed 000.
+"""Kuhn poker policies and analysis from Southey, Hoehn and Holte (2009).
 
 In the ACPC ``kuhn`` game the deck is ``Qs Ks As`` (one suit, the top three ranks), so the
 paper's Jack, Queen and King are ``Qs``, ``Ks`` and ``As``; its player 1 (P1) is position 0,
@@ -35,7 +35,7 @@ OPPONENTS: dict[str, tuple[float, float]] = {
     "O5": (0.25, 0.17),
     "O6": (0.17, 0.2),
 }
-"""The six P2 test opponents of seed 000 as ``(eta, xi)``."""
+"""The six P2 test opponents of Southey et al. as ``(eta, xi)``."""
 
 
 def _game(game: Game | None) -> Game:
@@ -112,7 +112,7 @@ def nash_policy(gamma: float = 0.5, game: Game | None = None) -> Policy:
 
 
 def opponent_policy(name: str, game: Game | None = None) -> Policy:
-    """Seed 000's test opponent ``O1`` .. ``O6`` (P2's information sets only)."""
+    """The test opponent ``O1`` .. ``O6`` (P2's information sets only)."""
     if name not in OPPONENTS:
         raise KeyError(f"unknown Kuhn opponent {name!r}: choose from {', '.join(OPPONENTS)}")
     eta, xi = OPPONENTS[name]
@@ -120,7 +120,7 @@ def opponent_policy(name: str, game: Game | None = None) -> Policy:
 
 
 def expected_value(alpha: float, beta: float, gamma: float, eta: float, xi: float) -> float:
-    """Seed 000 equation (1): P1's expected chips per hand (no dominated strategies)."""
+    """Southey et al.'s equation (1): P1's expected chips per hand (no dominated strategies)."""
     return (eta * (-3.0 * alpha + gamma) + xi * (-1.0 + 3.0 * beta - gamma) + alpha - beta) / 6.0
 
 

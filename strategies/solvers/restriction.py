@@ -14,7 +14,7 @@ the Restricted Nash Response game of Johanson, Zinkevich and Bowling (2008): a h
 at the root makes the restricted player play the fixed model with probability ``p`` for the
 whole hand, so the unrestricted player faces the reach mixture
 ``p * reach(model) + (1 - p) * reach(own strategy)``. :class:`InfosetRestriction` is the
-data-biased variant (seed 001, footnote 9): at each of its information sets the restricted
+data-biased variant (Ponsen et al., footnote 9): at each of its information sets the restricted
 player follows the model with that set's own confidence ``c(I)``, i.e. plays
 ``c(I) * model(I) + (1 - c(I)) * own(I)``, and regrets only its own part.
 """

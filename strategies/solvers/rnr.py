@@ -2,7 +2,7 @@
 
 Given a model of the opponent (a fixed policy ``sigma_fix`` for the *restricted* position)
 and a confidence ``p``, :func:`restricted_nash_response` solves the RNR game of Johanson,
-Zinkevich and Bowling (2008), as described in seed 001: a hidden coin makes the restricted
+Zinkevich and Bowling (2008), as described by Ponsen et al. (2011): a hidden coin makes the restricted
 player follow the model with probability ``p`` and play freely otherwise, and the other
 player's counter-strategy cannot tell which. ``p`` is the confidence in the model:
 ``p = 1`` gives a best response to the model, ``p = 0`` an equilibrium, values between
@@ -10,7 +10,7 @@ trade exploitation (what the counter-strategy wins against the model) for exploi
 (what it can lose against a best response).
 
 * :func:`restricted_nash_response` - RNR with a full-width solver (``cfr+`` by default);
-* :func:`mc_restricted_nash_response` - MCRNR (seed 001, Algorithm 2): the same game solved
+* :func:`mc_restricted_nash_response` - MCRNR (Ponsen et al., Algorithm 2): the same game solved
   with outcome-sampling MCCFR (epsilon-greedy sampling, optimistic averaging). The coin's
   two branches are combined exactly (their reach mixture) rather than sampled;
 * :func:`data_biased_response` - the data-biased variant (Johanson and Bowling 2009; seed
