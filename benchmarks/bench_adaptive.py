@@ -21,7 +21,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import MatchState

@@ -16,7 +16,7 @@ the deepest completed iteration, the share of complete searches and nodes per se
 its other settings changed by ``--match-settings`` (``use_models=false``,
 ``range_showdowns=0``: the fields of ``AgentSettings``, as ``miximax:SECONDS,KEY=VALUE``);
 reported as the agent's mbb/hand with its 95 % confidence interval (per deal, averaged over
-the two seatings: :func:`bot.stats.match_stats`). This is the same computation as
+the two seatings: :func:`pokerbot.bot.matches.stats.match_stats`). This is the same computation as
 ``pokerbot match --in-process --duplicate`` once ``miximax`` is registered.
 """
 
@@ -27,8 +27,9 @@ import statistics
 import time
 from collections import defaultdict
 
-from pokerbot.bot.match import make_plan, play_plan, run_inprocess_match
-from pokerbot.bot.stats import match_stats
+from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.bot.matches.plan import make_plan, play_plan
+from pokerbot.bot.matches.stats import match_stats
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState

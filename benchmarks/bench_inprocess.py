@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.registry import default_registry
 

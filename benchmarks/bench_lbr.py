@@ -22,8 +22,8 @@ from collections.abc import Callable
 import eval7
 import numpy as np
 
-from pokerbot.bot.executor import make_executor
-from pokerbot.bot.lbr_match import RegistryStrategy, lbr_matches, run_lbr
+from pokerbot.bot.lbr.matches import RegistryStrategy, lbr_matches, run_lbr
+from pokerbot.bot.matches.executor import make_executor
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
 from pokerbot.strategies.registry import default_strategy

@@ -1,6 +1,6 @@
 """Self-play throughput over TCP loopback, in hands per second.
 
-The dealer (:func:`bot.dealer.serve_match`) runs in this process; two ``pokerbot play``
+The dealer (:func:`pokerbot.bot.dealer.server.serve_match`) runs in this process; two ``pokerbot play``
 clients playing ``always-call`` run in separate processes. The rate counts the hands
 between the first and the last hand's log line, so process start-up is left out.
 
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pokerbot.bot.dealer import DealerConfig, serve_match
+from pokerbot.bot.dealer.server import DealerConfig, serve_match
 from pokerbot.protocol.game import load_game
 
 DEFAULT_GAMES = ("holdem-nolimit-2p", "leduc")

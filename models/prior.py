@@ -10,8 +10,8 @@
   nothing is kept in module state.
 * :func:`models_for_game` gives a fresh adapting action and hand-strength model pair.
 
-The default priors are built by ``python -m pokerbot.bot.prior_cli`` (see :mod:`pokerbot.bot.prior_cli` for
-the command and seed that made the shipped files).
+The default priors are built by ``python -m pokerbot.bot.generators.priors`` (see
+:mod:`pokerbot.bot.generators.priors` for the command and seed that made the shipped files).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.abstract_cli import train_rnr
-from pokerbot.bot.match import run_inprocess_match
-from pokerbot.bot.solve_cli import exploitability, solve
+from pokerbot.bot.cli.abstract import train_rnr
+from pokerbot.bot.cli.solve import exploitability, solve
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.round_trees import RoundTreeModel, decision_rows
 from pokerbot.protocol.actions import CALL, LIMIT_RAISE
 from pokerbot.protocol.game import load_game

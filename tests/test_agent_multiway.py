@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.abstraction import ActionClass
 from pokerbot.models.features import action_rows
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action

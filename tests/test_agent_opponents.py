@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.abstraction import ActionClass
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
 from pokerbot.protocol.game import Game, load_game

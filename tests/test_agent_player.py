@@ -104,7 +104,7 @@ def test_postflop_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatc
 
 
 def test_agent_plays_and_learns_a_short_match() -> None:
-    from pokerbot.bot.match import run_inprocess_match
+    from pokerbot.bot.matches.inprocess import run_inprocess_match
     from pokerbot.strategies.baselines import AlwaysCall
 
     settings = AgentSettings(time_budget=0.02, search=SearchSettings(river_samples=4))
@@ -126,7 +126,7 @@ def test_factory_and_settings_validation() -> None:
 def test_push_fold_equilibrium_of_a_two_class_toy_game() -> None:
     import numpy as np
 
-    from pokerbot.bot.experiments.make_preflop_chart import push_fold
+    from pokerbot.bot.generators.preflop_chart import push_fold
 
     # strong class A and weak class B, equal combinations, A beats B 80 %; stacks 10 bb.
     # The big blind calls a push with A (EV 3 > -1) and folds B (EV -3 < -1); against that

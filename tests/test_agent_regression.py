@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.names import unique_player_names
 from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
-from pokerbot.bot.match import run_inprocess_match, strategy_seed
-from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
+from pokerbot.bot.cli.app import app
 from pokerbot.protocol.actions import CALL
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game

@@ -7,7 +7,7 @@ import pytest
 
 from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.bayes import PortfolioModel, rank_class
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.bayes import (

@@ -9,7 +9,6 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.executor import Executor
 from pokerbot.bot.experiments import kuhn_sim as ks
 from pokerbot.bot.experiments.kuhn_models import PRIORS, KuhnP2Model, observation_name
 from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
@@ -22,6 +21,7 @@ from pokerbot.bot.experiments.small_game_opponents import (
     skewed_profile,
 )
 from pokerbot.bot.experiments.small_games import experiment_kuhn, experiment_leduc
+from pokerbot.bot.matches.executor import Executor
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.baselines import CALL_PROBABILITY, FOLD_PROBABILITY, RAISE_PROBABILITY
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn

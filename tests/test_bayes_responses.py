@@ -116,7 +116,7 @@ def test_simulator_records_match_the_views_of_real_hands():
 
 def test_exp4_learner_plays_a_match_with_seed_000s_experts():
     from pokerbot.bot.experiments.kuhn_sim import EXPERTS
-    from pokerbot.bot.match import run_inprocess_match
+    from pokerbot.bot.matches.inprocess import run_inprocess_match
     from pokerbot.strategies.bayes import LearnerStrategy
     from pokerbot.strategies.registry import default_registry
 

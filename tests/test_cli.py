@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import COMMANDS, app, load_command
+from pokerbot.bot.cli.app import app, load_command
+from pokerbot.bot.cli.commands import COMMANDS
 
 HEAVY = ("numpy", "scipy", "river", "matplotlib", "numba", "ray")
 """Packages a command that does not need them must not import (each costs 0.1-1 s)."""
@@ -64,7 +65,8 @@ def test_pokerbot_help_imports_no_command_module() -> None:
     assert not {name for name in modules if name.startswith("pokerbot.")} - {
         "pokerbot.bot",
         "pokerbot.bot.cli",
-        "pokerbot.bot.cli_app",
+        "pokerbot.bot.cli.app",
+        "pokerbot.bot.cli.commands",
     }
     assert not modules & {*HEAVY, "eval7", "pydantic", "websockets", "asyncio"}
 
@@ -100,7 +102,7 @@ def test_a_tcp_dealer_imports_no_websocket_library() -> None:
 
 def test_the_dealer_starts_without_typer_and_keeps_its_exit_codes(tmp_path: Path) -> None:
     modules = _imported_by(["dealer", "-h"])
-    assert not {"typer", "rich", "pokerbot.bot.cli_app"} & modules
+    assert not {"typer", "rich", "pokerbot.bot.cli.app"} & modules
     cli = [sys.executable, "-m", "pokerbot.bot.cli", "dealer"]
     usage = subprocess.run([*cli, "m", "kuhn"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert usage.returncode == 2 and usage.stderr.startswith("error: ")

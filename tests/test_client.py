@@ -20,13 +20,13 @@ import structlog
 from structlog.testing import capture_logs
 from typer.testing import CliRunner
 
-from pokerbot.bot import client as client_module
-from pokerbot.bot.cli import app
-from pokerbot.bot.client import DealerConnectionError, play_match
-from pokerbot.bot.play_cli import LogFormat, configure_logging
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.cli.play import LogFormat, configure_logging
+from pokerbot.bot.client import play as client_module
+from pokerbot.bot.client.play import DealerConnectionError, play_match
+from pokerbot.bot.client.worker import StrategyBusyError, StrategyWorker
 from pokerbot.bot.transports import LineConnection
 from pokerbot.bot.transports.tcp import TcpLineConnection
-from pokerbot.bot.worker import StrategyBusyError, StrategyWorker
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.limits import DecisionClock, TimeLimits
@@ -429,7 +429,7 @@ def _two_ends_and_a_request(record: Path, ordered: bool, cutoff: float = 5.0) ->
     hand, betting) in order."""
     import multiprocessing
 
-    from pokerbot.bot.strategy_runner import _serve
+    from pokerbot.bot.client.runner import _serve
 
     context = multiprocessing.get_context("fork")
     client, child = context.Pipe(duplex=True)
@@ -537,7 +537,7 @@ async def test_a_dying_strategy_process_leaves_the_fallback() -> None:
 
 
 def test_cheap_strategies_run_inline_and_others_in_a_process() -> None:
-    from pokerbot.bot.strategy_runner import InlineRunner, ProcessRunner, make_runner
+    from pokerbot.bot.client.runner import InlineRunner, ProcessRunner, make_runner
     from pokerbot.strategies.baselines import RandomPlayer
 
     assert isinstance(make_runner(RandomPlayer(KUHN), KUHN), InlineRunner)
@@ -575,8 +575,8 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
 def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
 
-    from pokerbot.bot import play_cli
-    from pokerbot.bot.client import ClientResult
+    from pokerbot.bot.cli import play as play_cli
+    from pokerbot.bot.client.play import ClientResult
 
     seen: list[tuple[bool, int]] = []
 
@@ -602,7 +602,7 @@ def test_play_prepare_only_prepares_the_strategy_and_connects_to_nothing(
 ) -> None:
     """``--prepare-only`` (run once after installing, or in an image's build, so that compiled
     code is cached): the strategy is prepared, no seat is needed and none is reached."""
-    from pokerbot.bot import play_cli
+    from pokerbot.bot.cli import play as play_cli
 
     marker = tmp_path / "prepared.txt"
     bot = tmp_path / "mybot.py"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from pokerbot.bot.client import ClientResult, DealerConnectionError, play_match
-from pokerbot.bot.dealer import DealerConfig, MatchResult, serve_match
-from pokerbot.bot.dealer_cli import run_dealer
+from pokerbot.bot.cli.dealer import run_dealer
+from pokerbot.bot.client.play import ClientResult, DealerConnectionError, play_match
+from pokerbot.bot.dealer.server import DealerConfig, MatchResult, serve_match
 from pokerbot.bot.transports import LineConnection, connect
 from pokerbot.bot.transports.tcp import TcpLineConnection
 from pokerbot.protocol.actions import Action

@@ -11,7 +11,7 @@ import pytest
 from pokerkit import HandHistory
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
+from pokerbot.bot.cli.app import app
 from pokerbot.protocol.errors import LogFormatError
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import (

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pokerbot.bot.human_terminal import render_table
-from pokerbot.bot.table import TypedActionError, describe, parse_typed_action
+from pokerbot.bot.human.table import TypedActionError, describe, parse_typed_action
+from pokerbot.bot.human.terminal import render_table
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log

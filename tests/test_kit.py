@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
-from pokerbot.bot.kit import KitError, build_kit, changed_files, read_kit
-from pokerbot.bot.kit_check import check_kit, static_problems
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.kit.build import KitError, build_kit, changed_files, read_kit
+from pokerbot.bot.kit.check import check_kit, static_problems
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.limits import TimeLimits
 

@@ -5,14 +5,74 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
 from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("pokerbot.protocol", "pokerbot.models", "pokerbot.strategies", "pokerbot.bot")
 
 
 def test_import_linter_contracts_hold(monkeypatch):
     monkeypatch.chdir(ROOT)
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml")) == 0
+
+
+def import_cycles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import one another in a circle (strongly connected
+    components of more than one module, or a module importing itself), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(imports):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(imports[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, edges = work[-1]
+            for imported in edges:
+                if imported not in index:
+                    index[imported] = low[imported] = len(index)
+                    stack.append(imported)
+                    on_stack.add(imported)
+                    work.append((imported, iter(sorted(imports.get(imported, ())))))
+                    break
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1 or module in imports.get(module, ()):
+                        cycles.append(sorted(group))
+    return sorted(cycles)
+
+
+def test_import_cycles_are_found():
+    imports = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d"}}
+    assert import_cycles(imports) == [["a", "b", "c"], ["e"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_is_part_of_an_import_cycle():
+    """Every import counts, at any depth of a function or under ``TYPE_CHECKING``: a module
+    that needs another's piece imports it from below, never around a circle."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    imports = {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    assert len(imports) > 100
+    assert import_cycles(imports) == []
 
 
 def test_protocol_modules_import_no_io_modules_even_lazily():

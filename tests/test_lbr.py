@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerbot.bot.executor import make_executor
-from pokerbot.bot.lbr_match import (
+from pokerbot.bot.lbr.matches import (
     RegistryStrategy,
     lbr_matches,
     plan_lbr,
@@ -22,6 +21,7 @@ from pokerbot.bot.lbr_match import (
     run_lbr,
     summarize_lbr,
 )
+from pokerbot.bot.matches.executor import make_executor
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game, parse_game

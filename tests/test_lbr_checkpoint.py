@@ -1,4 +1,4 @@
-"""Resumable LBR runs (:mod:`pokerbot.bot.lbr_checkpoint`): a stopped run goes on to the
+"""Resumable LBR runs (:mod:`pokerbot.bot.lbr.checkpoint`): a stopped run goes on to the
 figure of the run that was never stopped."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.lbr_checkpoint import LbrCheckpoint, LbrCheckpointError
-from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
-from pokerbot.bot.solve_cli import exploitability
+from pokerbot.bot.cli.solve import exploitability
+from pokerbot.bot.lbr.checkpoint import LbrCheckpoint, LbrCheckpointError
+from pokerbot.bot.lbr.matches import RegistryStrategy, run_lbr
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerbot.bot.dealer import DealerConfig
-from pokerbot.bot.match import MatchConfigError, check_players
+from pokerbot.bot.dealer.server import DealerConfig
+from pokerbot.bot.matches.base import MatchConfigError, check_players
 from pokerbot.protocol.dealer_events import MatchAborted
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import PlayerNameError

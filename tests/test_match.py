@@ -11,17 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
-from pokerbot.bot.loopback import run_loopback_match
-from pokerbot.bot.match import (
-    MatchConfigError,
-    MatchError,
-    make_plan,
-    play_plan,
-    run_inprocess_match,
-    strategy_seed,
-)
-from pokerbot.bot.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.matches.base import MatchConfigError, MatchError, strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.bot.matches.loopback import run_loopback_match
+from pokerbot.bot.matches.plan import make_plan, play_plan
+from pokerbot.bot.matches.stats import duplicate_series, match_stats, mean_and_ci95, player_series, summarize
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game

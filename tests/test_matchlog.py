@@ -3,7 +3,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
+from pokerbot.bot.cli.app import app
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import (
     check_log,

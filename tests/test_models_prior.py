@@ -11,8 +11,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.match import run_inprocess_match
-from pokerbot.bot.prior_cli import build_default_priors, self_play_logs, train_prior
+from pokerbot.bot.cli.prior import train_prior
+from pokerbot.bot.generators.priors import build_default_priors, self_play_logs
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models import persist
 from pokerbot.models.config import PriorConfig
 from pokerbot.models.errors import (

@@ -27,6 +27,19 @@ def test_every_package_folder_is_listed_in_pyproject():
     assert on_disk == listed
 
 
+def test_the_readme_layout_names_every_package_folder():
+    """The README's Layout table has one row per package folder, and no row for a folder that is gone."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text[text.index("## Layout") :].split("\n## ")[0]
+    rows = set(re.findall(r"^\| `([a-z_/]+)/` \|", layout, re.M))
+    on_disk = {
+        "/".join(init.parent.relative_to(ROOT).parts)
+        for folder in PACKAGE_FOLDERS
+        for init in (ROOT / folder).rglob("__init__.py")
+    }
+    assert rows == on_disk
+
+
 def test_no_module_imports_the_old_top_level_names():
     offenders = []
     for folder in (*PACKAGE_FOLDERS, "tests", "benchmarks"):
@@ -60,3 +73,4 @@ def test_the_wheel_has_one_top_level_package(tmp_path):
     assert top_level == {"pokerbot"}
     assert "pokerbot/protocol/games/kuhn.game" in names
     assert any(name.startswith("pokerbot/models/data/") and name.endswith(".prior") for name in names)
+    assert {"pokerbot/bot/human/webui/index.html", "pokerbot/bot/human/webui/app.js"} <= set(names)

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from pokerbot.bot.progress import LoggedProgress
+from pokerbot.bot.cli.progress import LoggedProgress
 
 
 def _run(console: Console, **options: object) -> str:

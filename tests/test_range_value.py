@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import cards_from_string as parse_cards

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import COMMANDS, app, load_command
+from pokerbot.bot.cli.app import app, load_command
+from pokerbot.bot.cli.commands import COMMANDS
 
 README = Path(__file__).parent.parent / "README.md"
 CLI = [sys.executable, "-m", "pokerbot.bot.cli"]
@@ -130,7 +131,7 @@ def test_one_meaning_per_short_option_across_commands() -> None:
     assert shorts["-g"] == {"--game"} and shorts["-n"] == {"--hands"} and shorts["-s"] == {"--seed"}
     assert shorts["-o"] == {"--out"} and shorts["-p"] == {"--port"}
     # the dealer keeps the reference dealer's letters; the ones shared mean the same there
-    from pokerbot.bot.dealer_cli import build_parser
+    from pokerbot.bot.cli.dealer import build_parser
 
     dealer = {action.option_strings[0]: action.dest for action in build_parser()._actions if action.option_strings}
     assert dealer["-p"] == "ports" and dealer["-q"] == "quiet"

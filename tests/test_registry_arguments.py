@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.cli import app
-from pokerbot.bot.match import MatchConfigError, make_plan, play_plan
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.matches.base import MatchConfigError
+from pokerbot.bot.matches.plan import make_plan, play_plan
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log
 from pokerbot.protocol.names import unique_player_names

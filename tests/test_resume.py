@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pokerbot.bot.client import play_match
-from pokerbot.bot.dealer import DealerConfig
-from pokerbot.bot.dealer_cli import config_from_argv
+from pokerbot.bot.cli.dealer import config_from_argv
+from pokerbot.bot.client.play import play_match
+from pokerbot.bot.dealer.server import DealerConfig
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.dealer_events import Acted, HandLogged, MatchFinished, Send
 from pokerbot.protocol.dealer_session import DealerSession

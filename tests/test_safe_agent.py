@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.buckets.evaluator import HAND_INDEX
 from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.actions import CALL, FOLD, Action

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerbot.bot.chunks import chunk_seed, play_plan_chunked
-from pokerbot.bot.cli import app
-from pokerbot.bot.executor import ExecutorError, LocalExecutor, make_executor
-from pokerbot.bot.match import make_plan, play_plan, strategy_seed
-from pokerbot.bot.tournament import TournamentError, plan_tournament, play_tournament
+from pokerbot.bot.cli.app import app
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.chunks import chunk_seed, play_plan_chunked
+from pokerbot.bot.matches.executor import ExecutorError, LocalExecutor, make_executor
+from pokerbot.bot.matches.plan import make_plan, play_plan
+from pokerbot.bot.matches.tournament import TournamentError, plan_tournament, play_tournament
 from pokerbot.protocol.dealer_events import HandLogged
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.dealing import Dealer
@@ -54,7 +55,7 @@ def test_local_executor_streams_results_and_progress() -> None:
 def test_ray_progress_is_exact_whatever_order_the_reports_arrive_in() -> None:
     """A task's last reports may reach the driver after its result: each finished task's own
     total makes the count exact (nothing lost, nothing counted twice)."""
-    from pokerbot.bot.executor import _ProgressTotals
+    from pokerbot.bot.matches.executor import _ProgressTotals
 
     told: list[int] = []
     totals = _ProgressTotals(told.append)
@@ -72,7 +73,7 @@ def test_ray_lost_mid_run_is_one_line_not_a_traceback() -> None:
 
     import ray.exceptions
 
-    from pokerbot.bot.executor import RayExecutor
+    from pokerbot.bot.matches.executor import RayExecutor
 
     cancelled: list[object] = []
 

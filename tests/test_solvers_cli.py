@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pokerbot.bot.solve_cli import exploitability, solve
+from pokerbot.bot.cli.solve import exploitability, solve
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.solvers import Policy, kuhn
 

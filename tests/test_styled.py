@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import load_game

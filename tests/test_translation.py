@@ -8,7 +8,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from pokerbot.bot.match import run_inprocess_match
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.buckets.abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
 from pokerbot.protocol.game import load_game, parse_game

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerbot.bot.loopback import run_loopback_match_async
+from pokerbot.bot.matches.loopback import run_loopback_match_async
 from pokerbot.bot.transports import (
     TRANSPORTS,
     HandshakeRefusedError,

@@ -18,8 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from pokerbot.bot.match import run_inprocess_match, strategy_seed
-from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.safe.agent import SafeAdaptiveAgent, default_settings, safe_adaptive_factory

@@ -53,9 +53,9 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.bot.aivat_cli import read_match_log
-from pokerbot.bot.match import strategy_seed
-from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.bot.cli.aivat import read_match_log
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState

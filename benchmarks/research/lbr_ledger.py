@@ -1,6 +1,6 @@
 """The safe adaptive agent's ledger against LBR, hand by hand: when its exploiter plays.
 
-Plays one seating of an LBR match (:func:`pokerbot.bot.lbr_match.play_lbr_match`, the
+Plays one seating of an LBR match (:func:`pokerbot.bot.lbr.matches.play_lbr_match`, the
 segment ``--seed`` deals from, as the first segment of ``pokerbot exploitability ... --method
 lbr --seed S``) against ``adaptive`` (or ``adaptive:BUDGET``), keeps the agent, and prints
 what LBR won, how many hands the exploiter played, and for the first ``--hands-shown`` hands
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 
-from pokerbot.bot.lbr_match import LbrMatch, play_lbr_match
+from pokerbot.bot.lbr.matches import LbrMatch, play_lbr_match
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings

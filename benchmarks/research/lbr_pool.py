@@ -3,7 +3,7 @@
 ``python benchmarks/research/lbr_pool.py A.json B.json [--json OUT]``: the JSONs of ``pokerbot
 exploitability GAME STRATEGY --method lbr --seed S --json A.json`` runs (same game,
 strategy, LBR settings and match length; different seeds) become one figure over all their
-deals, as one run of all of them would report it (:func:`pokerbot.bot.lbr_match.pool_lbr`).
+deals, as one run of all of them would report it (:func:`pokerbot.bot.lbr.matches.pool_lbr`).
 Used where a cell's 95% interval is wider than a quarter of its figure: the no-limit cells of
 ``docs/results.md`` pooled over seeds 1 and 2.
 """
@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from pokerbot.bot.lbr_match import LbrResult, pool_lbr
+from pokerbot.bot.lbr.matches import LbrResult, pool_lbr
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrError
 

@@ -14,8 +14,9 @@ import argparse
 import collections
 from pathlib import Path
 
-from pokerbot.bot.lbr_match import LBR_NAME, OPPONENT_NAME, RegistryStrategy
-from pokerbot.bot.match import run_inprocess_match, strategy_seed
+from pokerbot.bot.lbr.matches import LBR_NAME, OPPONENT_NAME, RegistryStrategy
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import read_log

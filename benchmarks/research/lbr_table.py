@@ -19,9 +19,9 @@ import os
 import time
 from pathlib import Path
 
-from pokerbot.bot.executor import make_executor
-from pokerbot.bot.lbr_checkpoint import LbrCheckpoint
-from pokerbot.bot.lbr_match import RegistryStrategy, run_lbr
+from pokerbot.bot.lbr.checkpoint import LbrCheckpoint
+from pokerbot.bot.lbr.matches import RegistryStrategy, run_lbr
+from pokerbot.bot.matches.executor import make_executor
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
 

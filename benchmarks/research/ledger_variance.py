@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.bot.match import run_inprocess_match, strategy_seed
-from pokerbot.bot.stats import mean_and_ci95
+from pokerbot.bot.matches.base import strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer

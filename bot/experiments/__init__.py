@@ -1,8 +1,7 @@
-"""Experiments: the studies, simulators and data generators, apart from the runtime packages.
+"""Experiments: the studies and their simulators, apart from the runtime packages.
 
 Nothing in ``protocol``, ``models`` or ``strategies`` imports from here; the ``pokerbot
-experiment ...`` commands (:mod:`pokerbot.bot.experiments.cli`) and the generator scripts
-do. What is here:
+experiment ...`` commands (:mod:`pokerbot.bot.experiments.cli`) do. What is here:
 
 * the commands: :mod:`~pokerbot.bot.experiments.cli` (the ``experiment`` group),
   :mod:`~pokerbot.bot.experiments.model_learning` (``experiment model-learning``, scored
@@ -17,10 +16,8 @@ do. What is here:
   (:mod:`~pokerbot.bot.experiments.trials`), learners
   (:mod:`~pokerbot.bot.experiments.learners`), policy bootstrapping
   (:mod:`~pokerbot.bot.experiments.bootstrap_model`) and test opponents
-  (:mod:`~pokerbot.bot.experiments.small_game_opponents`);
-* the generators of shipped data: ``python -m pokerbot.bot.experiments.make_preflop_chart``
-  (the hold'em pre-flop chart) and ``python -m pokerbot.bot.experiments.make_equilibria``
-  (the small games' near-equilibria).
+  (:mod:`~pokerbot.bot.experiments.small_game_opponents`).
 
-See ``docs/experiments.md``. Nothing is imported here: import the submodules.
+The generators of the shipped data files are in :mod:`pokerbot.bot.generators`. See
+``docs/experiments.md``. Nothing is imported here: import the submodules.
 """

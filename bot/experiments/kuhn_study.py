@@ -16,7 +16,7 @@ hand: it runs :class:`~strategies.bayes.adaptive.AdaptiveCore` hand by hand (exa
 expected value of each hand's strategy, chips from the simulated hand).
 
 The trials run in blocks, each with a generator of its own (from the seed, the opponent and
-the block number) and each a task of the common executor (:mod:`pokerbot.bot.executor`:
+the block number) and each a task of the common executor (:mod:`pokerbot.bot.matches.executor`:
 ``--jobs``, ``--address``); a block's figures are kept as running sums
 (:mod:`pokerbot.bot.experiments.kuhn_sums`), so the memory is that of one block per task
 whatever the number of trials, and the figures do not depend on where the blocks ran.
@@ -34,14 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.bot.executor import Executor, LocalExecutor
-from pokerbot.bot.executor import Progress as TaskProgress
 from pokerbot.bot.experiments import kuhn_sim as ks
 from pokerbot.bot.experiments.kuhn_models import PRIORS
 from pokerbot.bot.experiments.kuhn_sums import AdaptiveSums, Moments, round_list, switching_sums
 from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.bot.experiments.small_game_opponents import fixed_exploitability_kuhn
 from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
+from pokerbot.bot.matches.executor import Executor, LocalExecutor
+from pokerbot.bot.matches.executor import Progress as TaskProgress
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import identity_class
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model

@@ -42,13 +42,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.bot.executor import Executor, LocalExecutor
-from pokerbot.bot.executor import Progress as TaskProgress
 from pokerbot.bot.experiments.bootstrap_model import BootstrapModel
 from pokerbot.bot.experiments.learners import ModelLearner, PortfolioLearner
 from pokerbot.bot.experiments.simulate import TreeSimulator
 from pokerbot.bot.experiments.small_game_opponents import acpc_random_profile, skewed_profile
 from pokerbot.bot.experiments.trials import ProfileEvaluator, play_trial
+from pokerbot.bot.matches.executor import Executor, LocalExecutor
+from pokerbot.bot.matches.executor import Progress as TaskProgress
 from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game

@@ -25,9 +25,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.bot.experiments.model_evaluation import Report, Totals, prequential
-from pokerbot.bot.match import MatchError, run_inprocess_match, strategy_seed
-from pokerbot.bot.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.matches.base import MatchError, strategy_seed
+from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.config import ModelConfig
 from pokerbot.models.errors import ModelError
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import typer
 
-from pokerbot.bot.executor import ADDRESS_HELP, ExecutorError, make_executor
+from pokerbot.bot.cli.outputs import fail
 from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
 from pokerbot.bot.experiments.leduc_study import (
     LEARNERS,
@@ -34,7 +34,7 @@ from pokerbot.bot.experiments.leduc_study import (
     LeducStudyConfig,
     run_leduc_study,
 )
-from pokerbot.bot.outputs import fail
+from pokerbot.bot.matches.executor import ADDRESS_HELP, ExecutorError, make_executor
 from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
 
 

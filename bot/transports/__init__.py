@@ -8,7 +8,7 @@ URL scheme to its transport; :func:`transport_for` finds the transport of a URL 
 To add a transport: write ``bot/transports/<name>.py`` with a ``Transport`` subclass and a
 ``TRANSPORT`` instance (``tcp.py`` is the smallest example), and add one line to
 :data:`TRANSPORTS` below. ``pokerbot play --url``, ``pokerbot dealer --transport`` and
-:func:`pokerbot.bot.client.play_match` then accept it; ``tests/test_transports.py`` runs its
+:func:`pokerbot.bot.client.play.play_match` then accept it; ``tests/test_transports.py`` runs its
 conformance tests over every registered transport.
 """
 

@@ -5,7 +5,7 @@ class's value is the chance that a hand of the class wins (ties half) against a 
 random opposing hand over a uniformly random five-card board, card removal included,
 estimated from seeded samples (standard error about 0.0004 with 1,500,000 deals per class).
 The table ships as ``models/data/preflop_ehs.json``; its generator is
-``python -m pokerbot.bot.experiments.make_preflop_ehs`` (about a minute).
+``python -m pokerbot.bot.generators.preflop_ehs`` (about a minute).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The pre-flop chart: a data file of actions by position, bet faced and effective stack.
 
 The file (``strategies/data/preflop_chart.json``) is made by
-:mod:`pokerbot.bot.experiments.make_preflop_chart` (the method is documented there) and validated
+:mod:`pokerbot.bot.generators.preflop_chart` (the method is documented there) and validated
 when loaded (:func:`load_chart`): format name and version, the 169 starting-hand classes in
 canonical order, increasing buckets, one action string of 169 codes per (position, bet
 faced, stack) cell, a 169 x 169 equity matrix with values in [0, 1].

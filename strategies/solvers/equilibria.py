@@ -1,6 +1,6 @@
 """Precomputed equilibrium policies shipped as package data (``data/<game>.json``).
 
-The files are made by :mod:`pokerbot.bot.experiments.make_equilibria` (command, algorithm and
+The files are made by :mod:`pokerbot.bot.generators.equilibria` (command, algorithm and
 iterations are in its docstring and in each file's ``meta``) and loaded lazily, once per
 process, by :func:`equilibrium_policy`.
 """
@@ -45,7 +45,7 @@ def _load(name: str) -> Policy:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise NoEquilibriumError(
-            f"the equilibrium file for {name!r} is missing: run python -m pokerbot.bot.experiments.make_equilibria"
+            f"the equilibrium file for {name!r} is missing: run python -m pokerbot.bot.generators.equilibria"
         ) from None
     return Policy.loads(text, load_game(name), source=f"strategies/solvers/data/{data_file_name(name)}")
 

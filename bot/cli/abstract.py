@@ -1,0 +1,260 @@
+"""Abstract-game commands: ``pokerbot solve GAME --buckets ...``, ``pokerbot train-rnr``,
+and ``pokerbot exploitability GAME POLICY.npz``.
+
+``solve GAME --buckets N|exact --algorithm os-mccfr|es-mccfr|mcts|mcrnr --iterations N --out
+POLICY.npz`` trains on the abstract game (hold'em: ``N`` EHS buckets per round, ``--scheme
+width|percentile``; small games: ``exact``). Hold'em deals come from ``--deals TABLES.npz``,
+built there first when missing (``--boards`` boards from ``--deals-seed``, about 0.1 s a
+board). ``--checkpoint FILE`` resumes the run saved there (if it exists) and saves it every
+``--checkpoint-every`` iterations; ``--snapshots DIR`` also writes the policy at each of
+those points (for exploitability curves). A fixed ``--seed`` reproduces a run.
+
+``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns seed 001's
+opponent model (a tree per round) from ACPC logs and writes it as a policy table of the
+abstract game, the ``--model`` of ``solve --algorithm mcrnr``.
+
+Bad input exits with status 2 and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from pokerbot.bot.cli.outputs import fail, write_json_report
+from pokerbot.bot.cli.progress import LoggedProgress
+from pokerbot.models.buckets.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
+from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.abstract.best_response import exploitability as abstract_exploitability
+from pokerbot.strategies.abstract.game import AbstractGame
+from pokerbot.strategies.abstract.opponent import ModelDataError, learn_from_logs, model_table
+from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
+from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
+
+DEFAULT_BOARDS = 10_000
+
+
+class CommandError(ValueError):
+    """Bad input for an abstract-game command (the message is shown as is)."""
+
+
+def _columns() -> tuple[object, ...]:
+    return (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+
+
+def load_tables(path: Path, boards: int, seed: int) -> EhsTables:
+    """EHS tables from ``path``, built and saved there first when the file does not exist."""
+    if path.exists():
+        return EhsTables.load(path)
+    with LoggedProgress(*_columns(), console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"EHS of every hand on {boards} boards", total=boards, status="")
+        tables = build_ehs_tables(boards, seed, lambda done: progress.update(task, completed=done))
+    tables.save(path)
+    return tables
+
+
+def make_game(game: Game, buckets: str, scheme: str, deals: Path | None, boards: int, deals_seed: int) -> AbstractGame:
+    """The abstract game of ``buckets`` (a count, or ``exact``)."""
+    if buckets == "exact":
+        return AbstractGame.exact(game)
+    if not buckets.isdigit() or int(buckets) < 1:
+        raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
+    if scheme not in SCHEMES:
+        raise CommandError(f"unknown --scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
+    if deals is None:
+        raise CommandError("hold'em buckets need --deals TABLES.npz (built there when missing)")
+    source = load_tables(deals, boards, deals_seed)
+    return AbstractGame.build(EhsAbstraction.create(game, int(buckets), scheme, source), source)
+
+
+def run_solve(
+    game_name: str,
+    algorithm: str,
+    iterations: int,
+    out: Path,
+    seed: int,
+    buckets: str,
+    scheme: str,
+    deals: Path | None,
+    boards: int,
+    deals_seed: int,
+    checkpoint: Path | None,
+    checkpoint_every: int,
+    snapshots: Path | None,
+    epsilon: float,
+    exploration: float | None,
+    model: Path | None,
+    p: float,
+) -> None:
+    """``pokerbot solve ... --buckets`` (see the module docstring)."""
+    try:
+        if algorithm not in ALGORITHMS:
+            raise CommandError(
+                f"unknown algorithm {algorithm!r} for abstract games: choose from {', '.join(ALGORITHMS)}"
+            )
+        if iterations < 1 or checkpoint_every < 1:
+            raise CommandError("--iterations and --checkpoint-every must be positive")
+        game = load_game(game_name)
+        abstract = make_game(game, buckets, scheme, deals, boards, deals_seed)
+        table = None
+        if algorithm == "mcrnr":
+            if model is None:
+                raise CommandError("mcrnr needs --model MODEL.npz (pokerbot train-rnr)")
+            table = AbstractPolicy.load(model, game).probabilities
+        if checkpoint is not None and checkpoint.exists():
+            solver = AbstractSolver.load(checkpoint, abstract)
+        else:
+            solver = AbstractSolver(
+                abstract, algorithm, seed, epsilon=epsilon, exploration=exploration, model=table, p=p
+            )
+        if snapshots is not None:
+            snapshots.mkdir(parents=True, exist_ok=True)
+    except (
+        CommandError,
+        GameDefinitionError,
+        AbstractionError,
+        TablesError,
+        AbstractSolverError,
+        AbstractPolicyError,
+        OSError,
+    ) as error:
+        raise fail(str(error)) from None
+
+    def on_chunk(run: AbstractSolver) -> None:
+        progress.update(task, completed=run.iterations, status=f"{run.iterations / max(run.seconds, 1e-9):,.0f} it/s")
+        if run.iterations % checkpoint_every == 0 or run.iterations == iterations:
+            if not console.is_terminal:  # a log file gets one line per checkpoint instead of a bar
+                typer.echo(f"{run.iterations} iterations, {run.seconds:.0f} s solver time", err=True)
+            if checkpoint is not None:
+                run.save(checkpoint)
+            if snapshots is not None:
+                run.policy().save(snapshots / f"policy-{run.iterations:012d}.npz")
+
+    chunk = min(checkpoint_every, 1_000_000)
+    console = Console(stderr=True)
+    with LoggedProgress(*_columns(), console=console) as progress:
+        task = progress.add_task(f"{algorithm} on {game_name}", total=iterations, status="")
+        progress.update(task, completed=solver.iterations)
+        solver.run(iterations, chunk=chunk, on_chunk=on_chunk)
+    policy = solver.policy()
+    policy.meta["game_name"] = game_name
+    try:
+        policy.save(out)
+    except OSError as error:
+        raise fail(f"cannot write {out}: {error}") from None
+    typer.echo(
+        f"{algorithm} on {game_name} ({abstract.tree!r}): {solver.iterations} iterations, "
+        f"{solver.seconds:.1f} s solver time, {solver.iterations / max(solver.seconds, 1e-9):,.0f} iterations/s"
+    )
+    typer.echo(f"policy: {out}")
+
+
+def train_rnr(
+    logs: list[Path] = typer.Argument(..., help="ACPC log files (STATE lines) holding the player's hands."),
+    game: str = typer.Option(..., "--game", "-g", help="The game of the logs (built-in name or file)."),
+    player: str = typer.Option(..., "--player", help="The name of the player to model, as in the logs."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where to write the model (a policy table, .npz)."),
+    buckets: str = typer.Option("10", "--buckets", help="Buckets per round (hold'em, equal width) or 'exact'."),
+    cards: str = typer.Option("showdown", "--cards", help="When the bucket is known: showdown or all."),
+) -> None:
+    """Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR."""
+    try:
+        game_def = load_game(game)
+        if cards not in ("showdown", "all"):
+            raise CommandError(f"--cards must be showdown or all, got {cards!r}")
+        if buckets == "exact":
+            abstraction: EhsAbstraction | ExactAbstraction = ExactAbstraction(game_def)
+        elif buckets.isdigit() and int(buckets) > 0:
+            abstraction = EhsAbstraction.create(game_def, int(buckets), "width")
+        else:
+            raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
+        started = time.perf_counter()
+        lines = (line for path in logs for line in path.read_text(encoding="utf-8").splitlines())
+        model, hands = learn_from_logs(lines, game_def, player, abstraction, cards)
+        from pokerbot.strategies.abstract.betting import build_betting_tree
+
+        tree = build_betting_tree(game_def, abstraction.num_buckets)
+        meta = {"model_of": player, "hands": hands, "cards": cards, **model.summary()}
+        AbstractPolicy(tree, abstraction, model_table(tree, model), meta).save(out)
+    except (CommandError, GameDefinitionError, AbstractionError, ModelDataError, OSError) as error:
+        raise fail(str(error)) from None
+    typer.echo(
+        f"model of {player}: {hands} hands, decisions per round {model.rows}, "
+        f"leaves per round {model.summary()['leaves']} ({time.perf_counter() - started:.1f} s); wrote {out}"
+    )
+
+
+def abstract_report(
+    game_name: str,
+    policy_path: Path,
+    deals: Path | None,
+    samples: int,
+    seed: int,
+    json_out: str | None = None,
+    memory: int | None = None,
+) -> None:
+    """``pokerbot exploitability GAME POLICY.npz``: abstract exploitability (see
+    :mod:`pokerbot.strategies.abstract.best_response`; ``memory``: rounds of its own buckets
+    the responder remembers, None for all); ``json_out``: also write the report as JSON to
+    this file (``-``: print only the JSON)."""
+    try:
+        game = load_game(game_name)
+        policy = AbstractPolicy.load(policy_path, game)
+        if isinstance(policy.abstraction, ExactAbstraction):
+            abstract = AbstractGame.build(policy.abstraction)
+        else:
+            if deals is None or not deals.exists():
+                raise CommandError("hold'em policies need --deals TABLES.npz (an existing EHS tables file)")
+            abstract = AbstractGame.build(policy.abstraction, EhsTables.load(deals))
+        started = time.perf_counter()
+        report = abstract_exploitability(abstract, policy.probabilities, samples, seed, memory)
+    except (CommandError, GameDefinitionError, AbstractionError, TablesError, AbstractPolicyError, OSError) as error:
+        raise fail(str(error)) from None
+    scale = 1000.0 / game.big_blind
+    data = {
+        "game": game_name,
+        "policy": str(policy_path),
+        "meta": policy.meta,
+        "exact": report.exact,
+        "deals": report.deals,
+        "memory": memory,
+        "best_response_upper": list(report.upper),
+        "best_response_lower": list(report.lower),
+        "exploitability_upper_mbb": report.exploitability_upper * scale,
+        "exploitability_lower_mbb": report.exploitability_lower * scale,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    if json_out is not None:
+        write_json_report(data, json_out)
+        if json_out == "-":
+            return
+    if report.exact:
+        typer.echo(f"exploitability: {report.exploitability_upper:.6f} chips/hand (exact)")
+    else:
+        typer.echo(
+            f"abstract exploitability: {data['exploitability_lower_mbb']:.1f} .. "
+            f"{data['exploitability_upper_mbb']:.1f} mbb/hand "
+            f"(best response fitted on {samples:,} deals, played on another {samples:,}"
+            f"{'' if memory is None else f'; it remembers its buckets of the last {memory} round(s)'})"
+        )
+    for position in (0, 1):
+        typer.echo(
+            f"position {position} best response: {report.lower[position]:+.4f} .. "
+            f"{report.upper[position]:+.4f} chips/hand"
+        )
+
+
+__all__ = ["DEFAULT_BOARDS", "abstract_report", "load_tables", "make_game", "run_solve", "train_rnr"]

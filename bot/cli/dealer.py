@@ -1,0 +1,178 @@
+"""``pokerbot dealer``: the reference dealer's command line.
+
+    pokerbot dealer MATCHNAME GAME HANDS SEED NAME1 NAME2 ... [options]
+
+GAME is a built-in game name or a game definition file. Reference options: ``-f`` fixed
+seats, ``-p port1,port2,...`` (0 = any free port), ``-q`` quiet (no TO/FROM transcript),
+``-l``/``-L`` log file off/on, ``-t``/``-T`` transaction file ``MATCHNAME.tlog`` off/on, ``-a``
+append to the log (with ``-T``: resume the match from its transaction file, losing no
+finished hand), ``--t_response ms``, ``--t_hand ms``, ``--t_per_hand ms``,
+``--start_timeout ms``. Additions: ``--host`` (default 127.0.0.1),
+``--transport NAME`` (the seats' transport: ``tcp``, the default, or ``ws``; ``--ws`` is
+short for ``--transport ws``), ``--token T`` (WebSocket clients must present it as
+``Authorization: Bearer T`` or ``?token=T``), ``--max-invalid N`` (a seat's N+1-th invalid
+action ends the match), ``--out DIR`` (where MATCHNAME.log goes).
+
+Standard output: the seat ports, space separated, as the first line; the SCORE line at the
+end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
+the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the
+error is on standard error, the log keeps every finished hand), 2 on bad usage, 128 + the
+signal when SIGINT (130) or SIGTERM (143) stopped it (one line on standard error, nobody
+blamed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from pokerbot.bot.dealer.server import DealerConfig, serve_match
+from pokerbot.protocol.errors import GameDefinitionError
+from pokerbot.protocol.game import load_game
+from pokerbot.protocol.limits import TimeLimits
+from pokerbot.protocol.matchlog import format_score_line
+from pokerbot.protocol.transactions import TransactionFormatError
+
+
+class _UsageError(Exception):
+    """Bad command-line usage; the message says what."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def _ports(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"-p needs comma-separated port numbers, got {text!r}") from None
+
+
+def _milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"needs a positive number of milliseconds, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``pokerbot dealer`` (reference-style options)."""
+    parser = _Parser(prog="pokerbot dealer", description="Run an ACPC match as the reference dealer does.")
+    parser.add_argument("match_name", metavar="MATCHNAME")
+    parser.add_argument("game", metavar="GAME", help="built-in game name or game definition file")
+    parser.add_argument("hands", metavar="HANDS", type=int)
+    parser.add_argument("seed", metavar="SEED", type=int)
+    parser.add_argument("names", metavar="NAME", nargs="+", help="one name per player, in seat order")
+    parser.add_argument("-f", dest="fixed_seats", action="store_true", help="fixed seats (no rotation)")
+    parser.add_argument("-p", dest="ports", type=_ports, help="port1,port2,... (0 = any free port)")
+    parser.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM transcript on stderr")
+    parser.add_argument("-l", dest="log", action="store_false", default=True, help="no log file")
+    parser.add_argument("-L", dest="log", action="store_true", help="write the log file (default)")
+    parser.add_argument(
+        "-t", dest="transactions", action="store_false", default=False, help="no transaction file (default)"
+    )
+    parser.add_argument(
+        "-T",
+        dest="transactions",
+        action="store_true",
+        help="keep the transaction file MATCHNAME.tlog (resume with -T -a)",
+    )
+    parser.add_argument(
+        "-a", dest="append", action="store_true", help="append to the log (and, with -T, resume from the transactions)"
+    )
+    defaults = TimeLimits()
+    parser.add_argument("--t_response", type=_milliseconds, default=defaults.response_ms, metavar="MS")
+    parser.add_argument("--t_hand", type=_milliseconds, default=defaults.hand_ms, metavar="MS")
+    parser.add_argument("--t_per_hand", type=_milliseconds, default=defaults.per_hand_ms, metavar="MS")
+    parser.add_argument("--start_timeout", type=_milliseconds, default=None, metavar="MS")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--transport", default="tcp", help="the seats' transport: tcp (default) or ws")
+    parser.add_argument("--ws", dest="transport", action="store_const", const="ws", help="same as --transport ws")
+    parser.add_argument("--token", default=None, help="token WebSocket clients must present")
+    parser.add_argument("--max-invalid", type=int, default=None, metavar="N")
+    parser.add_argument("--out", type=Path, default=Path("."), metavar="DIR")
+    return parser
+
+
+def config_from_argv(argv: list[str]) -> DealerConfig:
+    """The match configuration of a reference-style command line; raises _UsageError."""
+    args = build_parser().parse_args(argv)
+    try:
+        game = load_game(args.game)
+    except (GameDefinitionError, OSError) as error:
+        raise _UsageError(f"game {args.game!r}: {error}") from None
+    limits = TimeLimits(args.t_response, args.t_hand, args.t_per_hand)
+    try:
+        return DealerConfig(
+            match_name=args.match_name,
+            game=game,
+            game_label=args.game,
+            hands=args.hands,
+            seed=args.seed,
+            names=args.names,
+            fixed_seats=args.fixed_seats,
+            ports=args.ports,
+            host=args.host,
+            quiet=args.quiet,
+            write_log=args.log,
+            append_log=args.append,
+            transactions=args.transactions,
+            output_dir=args.out,
+            limits=limits,
+            start_timeout_ms=args.start_timeout,
+            transport=args.transport,
+            token=args.token,
+            max_invalid=args.max_invalid,
+        )
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}" for e in error.errors())
+        raise _UsageError(problems) from None
+
+
+def run_dealer(argv: list[str]) -> int:
+    """Run ``pokerbot dealer`` with ``argv``; returns the exit status."""
+    if any(arg in ("-h", "--help") for arg in argv):
+        build_parser().print_help()
+        return 0
+    try:
+        config = config_from_argv(argv)
+    except _UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        build_parser().print_usage(sys.stderr)
+        return 2
+
+    def print_ports(ports: list[int]) -> None:
+        # As the reference: the ports on standard output, then the header on standard error
+        # (even with -q).
+        print(" ".join(map(str, ports)), flush=True)
+        print("\n".join(config.log_header()), file=sys.stderr, flush=True)
+
+    try:
+        result = asyncio.run(serve_match(config, on_ports=print_ports, catch_signals=True))
+    except OSError as error:
+        print(f"ERROR: {error}", file=sys.stderr)
+        return 1
+    except TransactionFormatError as error:
+        print(f"ERROR: cannot resume from {config.transaction_path}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # before the match's signal handlers were in place
+        print("ERROR: stopped by SIGINT", file=sys.stderr)
+        return 130
+    if result.signal is not None:
+        return 128 + result.signal
+    if result.error is not None:
+        return 1
+    score = format_score_line(list(result.totals.values()), list(result.totals))
+    print(score, flush=True)
+    print(score, file=sys.stderr, flush=True)
+    return 0

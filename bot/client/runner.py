@@ -1,0 +1,366 @@
+"""Where a client's strategy runs: inline, in a worker thread, or in a process of its own.
+
+The client (:mod:`pokerbot.bot.client.play`) must answer every request before the dealer's
+deadline whatever the strategy is doing. A strategy in a worker thread cannot promise that:
+a long call into a C extension (eval7's equity enumeration, say) holds Python's global
+interpreter lock, and the event loop, which would send the fallback action, waits for it.
+So by default a strategy runs in a child process (:class:`ProcessRunner`, forked from the
+client, so the strategy object and everything it loaded are there at once): the client's
+loop never shares a lock with it and sends its fallback on time. Strategies that declare
+themselves ``cheap`` (rule-based baselines deciding in microseconds) are called inline, with
+no hand-off at all (:class:`InlineRunner`). Where ``fork`` does not exist (Windows), the
+worker thread (:class:`ThreadRunner`) is the fallback.
+
+Every runner has the same two calls: :meth:`~Runner.decide` returns the strategy's action or
+raises :class:`~pokerbot.bot.client.worker.StrategyBusyError` (an earlier call overran and still
+runs), TimeoutError (no answer in time) or :class:`StrategyFailedError` (the strategy raised,
+or its process died); :meth:`~Runner.observe` shows a finished hand (a child process gets it
+without the client waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import multiprocessing
+import signal
+import time
+from abc import ABC, abstractmethod
+from multiprocessing.connection import Connection
+from typing import Literal
+
+from pokerbot.bot.client.worker import StrategyBusyError, StrategyWorker
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.errors import ProtocolError
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.wire import MatchState, MatchStateReader, format_action, parse_action
+from pokerbot.strategies.base import Strategy
+
+Isolation = Literal["auto", "process", "thread", "inline"]
+"""How a strategy runs: ``auto`` picks ``inline`` for cheap strategies, else ``process``
+(``thread`` where processes cannot be forked)."""
+_JOIN_SECONDS = 1.0
+MAX_OBSERVING = 3
+"""Observations a strategy process may have queued (hands can end without a decision of
+this seat, faster than the strategy observes them)."""
+MAX_DECIDING = 2
+"""Decisions a strategy process may have in hand: one the client gave up on and still runs,
+and the next, which waits for the child within its own time (against a fast opponent a
+dozen requests can come in the few milliseconds a late decision overruns by; each used to
+get the fallback at once)."""
+_REAP_SECONDS = 0.2
+
+
+class StrategyFailedError(RuntimeError):
+    """The strategy raised (the message says what), or its process is gone."""
+
+
+class Runner(ABC):
+    """Runs one strategy's calls for a client."""
+
+    kind: str = "runner"
+
+    @abstractmethod
+    async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
+        """The strategy's action for ``view`` (``line`` is its wire text), waited for at most
+        ``timeout`` seconds; the strategy itself is told ``deadline`` (monotonic seconds)."""
+
+    @abstractmethod
+    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+        """Show the strategy a finished hand, waiting at most ``timeout`` seconds (if at all)."""
+
+    async def close(self) -> None:  # noqa: B027 - nothing to release by default
+        """Release what the runner holds (a thread, a process)."""
+
+
+class InlineRunner(Runner):
+    """Calls the strategy directly in the event loop: for strategies that decide in microseconds."""
+
+    kind = "inline"
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+
+    async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
+        return self.decide_now(view, deadline)
+
+    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+        self.observe_now(view)
+
+    def decide_now(self, view: MatchState, deadline: float) -> Action:
+        """:meth:`decide` without a coroutine: the strategy's action, or StrategyFailedError."""
+        try:
+            return self.strategy.decide(view, deadline)
+        except Exception as error:  # noqa: BLE001 - a strategy may raise anything
+            raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+
+    def observe_now(self, view: MatchState) -> None:
+        """:meth:`observe` without a coroutine; StrategyFailedError when the strategy raised."""
+        try:
+            self.strategy.observe(view)
+        except Exception as error:  # noqa: BLE001 - a strategy may raise anything
+            raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+
+
+class ThreadRunner(Runner):
+    """Runs the strategy in a worker thread (:class:`~pokerbot.bot.client.worker.StrategyWorker`)."""
+
+    kind = "thread"
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.worker = StrategyWorker()
+
+    async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
+        try:
+            return await self.worker.run(self.strategy.decide, view, deadline, timeout=timeout)
+        except (StrategyBusyError, TimeoutError):
+            raise
+        except Exception as error:  # noqa: BLE001 - a strategy may raise anything
+            raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+
+    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+        try:
+            await self.worker.run(self.strategy.observe, view, timeout=timeout)
+        except (StrategyBusyError, TimeoutError):
+            raise
+        except Exception as error:  # noqa: BLE001 - a strategy may raise anything
+            raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+
+    async def close(self) -> None:
+        self.worker.close()
+
+
+# Messages between the client and its strategy process: one byte of kind, then text.
+_DECIDE, _OBSERVE = b"D", b"O"
+_ACTION, _ERROR, _OBSERVED = b"A", b"E", b"K"
+
+
+def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool = False) -> None:
+    """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
+
+    A decision goes before the observations still waiting: the pipe is drained before each
+    observation, so a request that came in behind a hand's end (the dealer sends the end and
+    the next request together) waits for at most the one observation under way, not for every
+    one queued; those are observed after it, in order. (Waiting a moment for such a request
+    before observing was tried: against a fast opponent hands end faster than that, the
+    observations piled up and hands' ends were skipped.) A decision whose cut-off passed before
+    the child could start it (the client has answered with its fallback) is not run, so one
+    late request does not keep the child busy through the next ones. ``ordered``: every
+    message in the order it came (a decision waits for the hands' ends sent before it), and
+    every decision run.
+    """
+    signal.set_wakeup_fd(-1)  # the parent's event loop owns the inherited wake-up pipe
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    reader = MatchStateReader(game)
+    waiting: collections.deque[str] = collections.deque()
+    """Hands' ends received and not yet observed (wire text)."""
+    while True:
+        try:
+            if waiting and not connection.poll():
+                _observe(connection, strategy, reader, waiting.popleft())
+                continue
+            message = connection.recv_bytes()
+        except (EOFError, OSError):
+            return
+        kind, text = message[:1], message[1:].decode()
+        if kind == _DECIDE:
+            _decide(connection, strategy, reader, game, text, ordered)
+        elif kind == _OBSERVE and ordered:
+            _observe(connection, strategy, reader, text)
+        elif kind == _OBSERVE:
+            waiting.append(text)
+
+
+def _decide(
+    connection: Connection, strategy: Strategy, reader: MatchStateReader, game: Game, text: str, ordered: bool
+) -> None:
+    """Answer one decide request (``DEADLINE CUTOFF LINE``, monotonic seconds) with the action
+    or the error; unless ``ordered``, a request whose cut-off has passed gets the error at once."""
+    deadline_text, cutoff_text, line = text.split(" ", 2)
+    if not ordered and time.monotonic() >= float(cutoff_text):
+        connection.send_bytes(_ERROR + b"the request's time was up before the strategy was free to start it")
+        return
+    try:
+        view = reader.parse(line)
+        action = strategy.decide(view, float(deadline_text))
+        if isinstance(action, Action) and view.state.can(action):
+            reply = _ACTION + format_action(action, game).encode()
+        else:  # checked here: the wire spelling could make it look legal
+            reply = _ERROR + f"the strategy chose an illegal action {action!r}".encode()
+    except Exception as error:  # noqa: BLE001 - handed to the client, which falls back
+        reply = _ERROR + f"{type(error).__name__}: {error}".encode()
+    connection.send_bytes(reply)
+
+
+def _observe(connection: Connection, strategy: Strategy, reader: MatchStateReader, text: str) -> None:
+    """Show the strategy one hand's end; acknowledge it (with the error, if it raised)."""
+    try:
+        strategy.observe(reader.parse(text))
+        reply = _OBSERVED
+    except Exception as error:  # noqa: BLE001 - handed to the client, which logs it
+        reply = _OBSERVED + f"{type(error).__name__}: {error}".encode()
+    connection.send_bytes(reply)
+
+
+class ProcessRunner(Runner):
+    """Runs the strategy in a child process forked from the client.
+
+    Requests go down a pipe in order; a decision the client stopped waiting for still runs
+    to its end in the child if the child had begun it (its answer is dropped). The next
+    request is sent behind it all the same and waited for within its own time, so the child
+    answers it if the late one ends soon enough (against a fast opponent the next request
+    comes a moment after the fallback); with :data:`MAX_DECIDING` decisions in hand the
+    runner is busy. A request the child reaches only after the client's cut-off is not run
+    (the client has sent its fallback; running it would keep the child busy through the
+    next requests too).
+    Observations are sent without waiting, a few at most: while the child is behind (still
+    on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
+    end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
+    but still decides on time). A child that dies makes every later call fail.
+
+    ``ordered``: no hand's end is skipped, and the child takes every request in the order sent,
+    so the strategy observes every hand before its next decision, as it would in one process:
+    a match with a node-budget strategy is then the same under any load. Its decisions may
+    wait for its observations: for matches whose limits are generous (``pokerbot match``).
+    """
+
+    kind = "process"
+
+    def __init__(self, strategy: Strategy, game: Game, ordered: bool = False) -> None:
+        self.game = game
+        self.ordered = ordered
+        context = multiprocessing.get_context("fork")
+        self._connection, child = context.Pipe(duplex=True)
+        self.process = context.Process(
+            target=_serve, args=(child, strategy, game, ordered), name="pokerbot-strategy", daemon=True
+        )
+        self.process.start()
+        child.close()
+        self._pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
+        self._warnings: list[str] = []
+        self._observing = 0
+        """Observations sent and not yet done: at most :data:`MAX_OBSERVING`, so that the
+        strategy never falls behind by more than a few hands."""
+        self._dead: str | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _watch(self) -> None:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._loop.add_reader(self._connection.fileno(), self._readable)
+
+    def _readable(self) -> None:
+        """In the loop: take every message the child sent."""
+        try:
+            while self._connection.poll():
+                message = self._connection.recv_bytes()
+                if message[:1] == _OBSERVED:
+                    self._observing -= 1
+                    if len(message) > 1:
+                        self._warnings.append(message[1:].decode())
+                elif self._pending:
+                    answer = self._pending.popleft()
+                    if not answer.done():
+                        answer.set_result(message)
+        except (EOFError, OSError):
+            self.process.join(_REAP_SECONDS)  # its pipe closes a moment before it can be reaped
+            code = self.process.exitcode
+            self._died("the strategy process ended" + ("" if code is None else f" (exit code {code})"))
+
+    def _died(self, reason: str) -> None:
+        self._dead = reason
+        if self._loop is not None:
+            self._loop.remove_reader(self._connection.fileno())
+        while self._pending:
+            answer = self._pending.popleft()
+            if not answer.done():
+                answer.set_exception(StrategyFailedError(reason))
+
+    def _send(self, message: bytes) -> None:
+        try:
+            self._connection.send_bytes(message)
+        except OSError as error:
+            self._died(f"the strategy process is gone ({error})")
+            raise StrategyFailedError(self._dead or "") from None
+
+    def warnings(self) -> list[str]:
+        """Errors the strategy raised in ``observe`` since the last call (then forgotten)."""
+        warnings, self._warnings = self._warnings, []
+        return warnings
+
+    async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
+        self._watch()
+        if self._dead is not None:
+            raise StrategyFailedError(self._dead)
+        if len(self._pending) >= MAX_DECIDING:
+            raise StrategyBusyError("the strategy is still busy with earlier decisions")
+        assert self._loop is not None
+        answer: asyncio.Future[bytes] = self._loop.create_future()
+        cutoff = time.monotonic() + timeout
+        self._send(_DECIDE + f"{deadline!r} {cutoff!r} {line}".encode())
+        self._pending.append(answer)
+        async with asyncio.timeout(timeout):
+            message = await answer
+        text = message[1:].decode()
+        if message[:1] == _ERROR:
+            raise StrategyFailedError(text)
+        try:
+            return parse_action(text, self.game)
+        except ProtocolError as error:
+            raise StrategyFailedError(f"the strategy answered {text!r}: {error}") from None
+
+    async def observe(self, view: MatchState, line: str, timeout: float) -> None:
+        """Send the hand's end without waiting; unless ``ordered``, skipped (StrategyBusyError)
+        while the strategy is still busy with a decision the client gave up on, or with
+        :data:`MAX_OBSERVING` observations, so that its work never piles up."""
+        self._watch()
+        if self._dead is not None:
+            raise StrategyFailedError(self._dead)
+        warnings = self.warnings()
+        if warnings:
+            raise StrategyFailedError("; ".join(warnings))
+        if not self.ordered and (self._pending or self._observing >= MAX_OBSERVING):
+            raise StrategyBusyError("the strategy is still busy with an earlier call")
+        self._send(_OBSERVE + line.encode())
+        self._observing += 1
+
+    async def close(self) -> None:
+        """Close the pipe (the child ends after its current call) and reap the child."""
+        if self._loop is not None and self._dead is None:
+            self._loop.remove_reader(self._connection.fileno())
+        self._dead = self._dead or "the runner is closed"
+        self._connection.close()
+        process = self.process
+        await asyncio.to_thread(process.join, _JOIN_SECONDS)
+        if process.is_alive():
+            process.kill()
+            await asyncio.to_thread(process.join, _JOIN_SECONDS)
+
+
+def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto", *, ordered: bool = False) -> Runner:
+    """The runner for ``strategy``: see :data:`Isolation`. ``ordered``: a strategy process
+    observes every hand before its next decision (:class:`ProcessRunner`); inline the order
+    is always kept."""
+    if isolation == "auto":
+        if strategy.cheap:
+            isolation = "inline"
+        else:
+            isolation = "process" if "fork" in multiprocessing.get_all_start_methods() else "thread"
+    if isolation == "inline":
+        return InlineRunner(strategy)
+    if isolation == "thread":
+        return ThreadRunner(strategy)
+    return ProcessRunner(strategy, game, ordered)
+
+
+__all__ = [
+    "InlineRunner",
+    "Isolation",
+    "ProcessRunner",
+    "Runner",
+    "StrategyFailedError",
+    "ThreadRunner",
+    "make_runner",
+]
