@@ -78,6 +78,18 @@ def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> 
     return miximax_factory(game, seed, budget, learn=False)
 
 
+def _resolve(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    from pokerbot.strategies.resolve import resolve_factory  # imports numba: only when asked
+
+    return resolve_factory(game, seed, budget)
+
+
+def _resolve_games(game: Game) -> bool:
+    from pokerbot.strategies.resolve import plays
+
+    return plays(game)
+
+
 def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
     if _small_two_player_limit(game):
         if budget is not None:
@@ -216,6 +228,19 @@ def default_registry() -> StrategyRegistry:
             factory=_miximax_static,
             summary="miximax with learning switched off: its opponent models keep their prior.",
             supports=_miximax_games,
+            argument="SECONDS",
+            argument_optional=True,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="resolve",
+            factory=_resolve,
+            summary="Real-time search: the blueprint pre-flop, then every decision re-solved in the real game "
+            "(continual re-solving, safe); resolve:SECONDS sets the time per decision (default 1), "
+            "resolve:Niterations an iteration budget instead (reproducible). Heads-up hold'em, and Leduc "
+            "re-solved from the first round.",
+            supports=_resolve_games,
             argument="SECONDS",
             argument_optional=True,
         )

@@ -1,0 +1,506 @@
+"""Vector-form CFR over a heads-up subgame: both players' ranges over every holding at once.
+
+:class:`SubgameSolver` solves a :class:`~.tree.SubgameTree` for given ranges: each node holds
+one vector per player (a value or a reach for every holding), so one pass over the public tree
+updates every information set. The regret minimiser is Discounted CFR (Brown and Sandholm,
+"Solving imperfect-information games via discounted regret minimization", 2019) with
+alpha = 1.5, beta = 0, gamma = 2 and alternating updates: at iteration ``t`` positive regrets
+are scaled by ``t^1.5 / (t^1.5 + 1)``, negative ones halved, and the average strategy's sum by
+``(t / (t + 1))^2``. The strategy to play is the average strategy.
+
+Values are **counterfactual**, in chips over the whole hand (holdings that use a board card
+get values that mean nothing: their reach is always 0): a holding's value at a node is
+the sum, over the opponent holdings that share none of its cards, of the opponent's reach
+times the payoff (fold: a folder loses what it put in; showdown and leaf: ``stake`` times the
+expected sign of the showdown, :meth:`~.holdings.HoldingSpace.runout_matrix` where cards are
+still to come). Terminal values cost O(n) per fold or river showdown (ranks sorted once per
+board, prefix sums per card for card removal) and one matrix product per leaf.
+
+**Re-solving gadget** (Burch, Johanson and Bowling, "Solving imperfect information games using
+decomposition", 2014; Moravčík et al., "DeepStack", 2017): with ``gadget=(position, bounds)``
+that position's range is not given; at the root it chooses, holding by holding, between
+entering the subgame and taking ``bounds[h]`` (its counterfactual value where the subgame was
+entered in an earlier solve). The re-solved strategy then gives it no more than those values
+(up to the solver's error): the re-solve is safe.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerbot.strategies.resolve.holdings import HoldingSpace
+from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
+
+ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0
+
+
+class SubgameSolver:
+    """Solves one subgame (see the module docstring).
+
+    ``ranges[p]``: position ``p``'s reach of every holding at the root (non-negative; holdings
+    that use a board card are ignored). ``gadget``: ``(position, bounds)`` for a safe re-solve
+    where that position's range is chosen against its counterfactual-value ``bounds`` instead
+    (``ranges[position]`` is then its prior, usually 1 for every holding). ``board``: the cards
+    on the board at the root.
+    """
+
+    def __init__(
+        self,
+        tree: SubgameTree,
+        space: HoldingSpace,
+        board: tuple[int, ...],
+        ranges: np.ndarray,
+        gadget: tuple[int, np.ndarray] | None = None,
+    ) -> None:
+        self.tree = tree
+        self.space = space
+        self.board = tuple(board)
+        n = space.size
+        valid = space.valid(board).astype(np.float64)
+        self.valid = valid
+        self.ranges = np.ascontiguousarray(ranges, dtype=np.float64) * valid
+        if self.ranges.shape != (2, n):
+            raise ValueError(f"ranges must have shape (2, {n})")
+        self.gadget_position = -1
+        self.bounds = np.zeros(n)
+        if gadget is not None:
+            self.gadget_position = int(gadget[0])
+            self.bounds = np.ascontiguousarray(gadget[1], dtype=np.float64) * valid
+        self.gadget_regrets = np.zeros((2, n))
+        slots = tree.num_slots
+        self.regrets = np.zeros((slots, n))
+        self.strategy_sum = np.zeros((slots, n))
+        self.sigma = np.zeros((slots, n))
+        self.iterations = 0
+        nodes = tree.num_nodes
+        self._reach = np.zeros((nodes, n))
+        self._own = np.zeros((nodes, n))
+        self._values = np.zeros((nodes, n))
+        self._cards = np.ascontiguousarray(space.cards, dtype=np.int64)
+        self._leaves = np.flatnonzero(tree.kind == LEAF)
+        self._matrix: np.ndarray | None = space.runout_matrix(board) if self._leaves.size else None
+        if (tree.kind == SHOWDOWN).any():
+            ranks = space.ranks(board)
+            order = np.argsort(ranks, kind="stable")
+            order = order[ranks[order] >= 0]
+            sorted_ranks = ranks[order]
+            starts = np.flatnonzero(np.diff(sorted_ranks)) + 1
+            self._order = order.astype(np.int64)
+            self._bounds = np.concatenate([[0], starts, [order.size]]).astype(np.int64)
+        else:
+            self._order = np.zeros(0, dtype=np.int64)
+            self._bounds = np.zeros(1, dtype=np.int64)
+
+    # ------------------------------------------------------------------ solving
+    def root_range(self, position: int, follow: np.ndarray | None = None) -> np.ndarray:
+        """Position's reach at the root (the gadget's follow probabilities where it applies)."""
+        if position != self.gadget_position:
+            return self.ranges[position]
+        if follow is None:
+            follow = _follow(self.gadget_regrets)
+        return self.ranges[position] * follow
+
+    def iterate(self, count: int) -> None:
+        """Run ``count`` more iterations (each updates both players, in turn)."""
+        tree = self.tree
+        for _ in range(count):
+            self.iterations += 1
+            t = float(self.iterations)
+            positive = t**ALPHA / (t**ALPHA + 1.0)
+            negative = t**BETA / (t**BETA + 1.0)
+            weight = (t / (t + 1.0)) ** GAMMA
+            for player in (0, 1):
+                opponent = 1 - player
+                _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
+                _forward(
+                    tree.kind,
+                    tree.player,
+                    tree.children,
+                    tree.num_actions,
+                    tree.slot,
+                    self.sigma,
+                    self.root_range(opponent),
+                    opponent,
+                    self._reach,
+                )
+                _forward(
+                    tree.kind,
+                    tree.player,
+                    tree.children,
+                    tree.num_actions,
+                    tree.slot,
+                    self.sigma,
+                    self.root_range(player),
+                    player,
+                    self._own,
+                )
+                self._terminal_values(player)
+                _backward(
+                    tree.kind,
+                    tree.player,
+                    tree.children,
+                    tree.num_actions,
+                    tree.slot,
+                    self.sigma,
+                    self._values,
+                    player,
+                    self.regrets,
+                    positive,
+                    negative,
+                    0,
+                )
+                _accumulate(
+                    tree.kind,
+                    tree.player,
+                    tree.slot,
+                    tree.num_actions,
+                    self.sigma,
+                    self._own,
+                    player,
+                    self.strategy_sum,
+                    weight,
+                )
+                if player == self.gadget_position:
+                    _gadget_update(self.gadget_regrets, self._values[0], self.bounds, self.valid, positive, negative)
+
+    def _terminal_values(self, player: int, reach: np.ndarray | None = None, values: np.ndarray | None = None) -> None:
+        tree = self.tree
+        reach = self._reach if reach is None else reach
+        values = self._values if values is None else values
+        _terminals(
+            tree.kind,
+            tree.folder,
+            tree.spent,
+            tree.stake,
+            reach,
+            player,
+            self._cards,
+            self.space.hole,
+            self._order,
+            self._bounds,
+            values,
+        )
+        if self._matrix is not None:
+            leaves = self._leaves
+            block = reach[leaves].astype(np.float32) @ self._matrix.T
+            values[leaves] = block.astype(np.float64) * tree.stake[leaves, None]
+
+    # ------------------------------------------------------------------ results
+    def average_strategy(self) -> np.ndarray:
+        """Every decision's average strategy, ``[slot, holding]``: each decision's rows sum to 1
+        for every holding (uniform where a holding never reached it)."""
+        return _normalized(self.strategy_sum, self.tree.kind, self.tree.slot, self.tree.num_actions)
+
+    def strategy_at(self, node: int) -> np.ndarray:
+        """The average strategy at decision ``node``: ``[action, holding]``."""
+        tree = self.tree
+        if tree.kind[node] != DECISION:
+            raise ValueError(f"node {node} is not a decision")
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        block = np.maximum(self.strategy_sum[base : base + count], 0.0)
+        total = block.sum(axis=0)
+        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / count)
+
+    def best_response_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
+        """Every node's counterfactual values ``[node, holding]`` of ``player`` best-responding
+        to the other's ``strategy`` (default: its average strategy); at the root the gadget's
+        player also takes its bounds where they are higher."""
+        tree = self.tree
+        opponent = 1 - player
+        strategy = self.average_strategy() if strategy is None else strategy
+        reach = np.zeros_like(self._reach)
+        values = np.zeros_like(self._values)
+        follow = np.ones(self.space.size)
+        _forward(
+            tree.kind,
+            tree.player,
+            tree.children,
+            tree.num_actions,
+            tree.slot,
+            strategy,
+            self.root_range(opponent, follow if opponent == self.gadget_position else None),
+            opponent,
+            reach,
+        )
+        self._terminal_values(player, reach, values)
+        _best_response(tree.kind, tree.player, tree.children, tree.num_actions, values, player)
+        return values
+
+    def expected_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
+        """Every node's counterfactual values of ``player`` when both play ``strategy``
+        (default: the average strategy), ``[node, holding]``."""
+        tree = self.tree
+        strategy = self.average_strategy() if strategy is None else strategy
+        opponent = 1 - player
+        reach = np.zeros_like(self._reach)
+        values = np.zeros_like(self._values)
+        _forward(
+            tree.kind,
+            tree.player,
+            tree.children,
+            tree.num_actions,
+            tree.slot,
+            strategy,
+            self.root_range(opponent),
+            opponent,
+            reach,
+        )
+        self._terminal_values(player, reach, values)
+        scratch = np.zeros_like(self.regrets)
+        _backward(
+            tree.kind,
+            tree.player,
+            tree.children,
+            tree.num_actions,
+            tree.slot,
+            strategy,
+            values,
+            player,
+            scratch,
+            1.0,
+            1.0,
+            1,
+        )
+        return values
+
+    def joint_mass(self) -> float:
+        """The weight of all deals at the root: the sum over pairs of holdings that share no
+        card of the product of the two ranges (divide values by it for chips per deal)."""
+        r0, r1 = self.root_range(0), self.root_range(1)
+        return float(r0.sum() * r1.sum() - r0 @ (self.space.conflicts.astype(np.float64) @ r1))
+
+    def exploitability(self) -> float:
+        """How much a best response gains against the average strategy, in chips per deal:
+        half the sum of both players' best-response values at the root (zero-sum), without a
+        gadget. With a gadget, the gadget's player's best response also takes its bounds."""
+        total = 0.0
+        for player in (0, 1):
+            br = self.best_response_values(player)[0]
+            if player == self.gadget_position:
+                br = np.maximum(br, self.bounds)
+                total += float(self.ranges[player] @ br)
+            else:
+                total += float(self.root_range(player) @ br)
+        mass = self.joint_mass()
+        return total / (2.0 * mass) if mass > 0 else 0.0
+
+
+# ---------------------------------------------------------------------- kernels
+def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
+    positive = np.maximum(gadget_regrets, 0.0)
+    total = positive.sum(axis=0)
+    return np.where(total > 0, positive[0] / np.where(total > 0, total, 1.0), 0.5)
+
+
+@njit(cache=True)
+def _gadget_update(regrets, follow_values, bounds, valid, positive, negative):  # type: ignore[no-untyped-def]
+    n = bounds.shape[0]
+    for h in range(n):
+        if valid[h] == 0.0:
+            continue
+        rf, rt = regrets[0, h], regrets[1, h]
+        pf, pt = max(rf, 0.0), max(rt, 0.0)
+        total = pf + pt
+        sf = pf / total if total > 0 else 0.5
+        v = sf * follow_values[h] + (1.0 - sf) * bounds[h]
+        rf = rf * (positive if rf > 0 else negative) + follow_values[h] - v
+        rt = rt * (positive if rt > 0 else negative) + bounds[h] - v
+        regrets[0, h] = rf
+        regrets[1, h] = rt
+
+
+@njit(cache=True)
+def _regret_match(regrets, sigma, kind, slot, num_actions):  # type: ignore[no-untyped-def]
+    n = regrets.shape[1]
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            total = 0.0
+            for k in range(count):
+                r = regrets[base + k, h]
+                if r > 0:
+                    total += r
+            if total > 0:
+                for k in range(count):
+                    r = regrets[base + k, h]
+                    sigma[base + k, h] = r / total if r > 0 else 0.0
+            else:
+                for k in range(count):
+                    sigma[base + k, h] = 1.0 / count
+
+
+@njit(cache=True)
+def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):  # type: ignore[no-untyped-def]
+    n = root.shape[0]
+    out[0, :] = root
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        base = slot[node]
+        for k in range(num_actions[node]):
+            child = children[node, k]
+            if player[node] == who:
+                for h in range(n):
+                    out[child, h] = out[node, h] * sigma[base + k, h]
+            else:
+                for h in range(n):
+                    out[child, h] = out[node, h]
+
+
+@njit(cache=True)
+def _backward(kind, player, children, num_actions, slot, sigma, values, who, regrets, positive, negative, frozen):  # type: ignore[no-untyped-def]
+    n = values.shape[1]
+    for node in range(kind.shape[0] - 1, -1, -1):
+        if kind[node] != DECISION:
+            continue
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            values[node, h] = 0.0
+        if player[node] == who:
+            for k in range(count):
+                child = children[node, k]
+                for h in range(n):
+                    values[node, h] += sigma[base + k, h] * values[child, h]
+            if frozen == 0:
+                for k in range(count):
+                    child = children[node, k]
+                    for h in range(n):
+                        r = regrets[base + k, h]
+                        r *= positive if r > 0 else negative
+                        regrets[base + k, h] = r + values[child, h] - values[node, h]
+        else:
+            for k in range(count):
+                child = children[node, k]
+                for h in range(n):
+                    values[node, h] += values[child, h]
+
+
+@njit(cache=True)
+def _best_response(kind, player, children, num_actions, values, who):  # type: ignore[no-untyped-def]
+    n = values.shape[1]
+    for node in range(kind.shape[0] - 1, -1, -1):
+        if kind[node] != DECISION:
+            continue
+        count = num_actions[node]
+        if player[node] == who:
+            for h in range(n):
+                best = values[children[node, 0], h]
+                for k in range(1, count):
+                    v = values[children[node, k], h]
+                    if v > best:
+                        best = v
+                values[node, h] = best
+        else:
+            for h in range(n):
+                total = 0.0
+                for k in range(count):
+                    total += values[children[node, k], h]
+                values[node, h] = total
+
+
+@njit(cache=True)
+def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, weight):  # type: ignore[no-untyped-def]
+    n = sigma.shape[1]
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION or player[node] != who:
+            continue
+        base = slot[node]
+        for k in range(num_actions[node]):
+            for h in range(n):
+                strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
+
+
+@njit(cache=True)
+def _normalized(strategy_sum, kind, slot, num_actions):  # type: ignore[no-untyped-def]
+    out = np.zeros_like(strategy_sum)
+    n = strategy_sum.shape[1]
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            total = 0.0
+            for k in range(count):
+                s = strategy_sum[base + k, h]
+                if s > 0:
+                    total += s
+            for k in range(count):
+                s = strategy_sum[base + k, h]
+                out[base + k, h] = (s if s > 0 else 0.0) / total if total > 0 else 1.0 / count
+    return out
+
+
+@njit(cache=True)
+def _card_sums(reach, cards, hole, per_card):  # type: ignore[no-untyped-def]
+    per_card[:] = 0.0
+    total = 0.0
+    for h in range(reach.shape[0]):
+        r = reach[h]
+        if r != 0.0:
+            total += r
+            for j in range(hole):
+                per_card[cards[h, j]] += r
+    return total
+
+
+@njit(cache=True)
+def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):  # type: ignore[no-untyped-def]
+    n = reach.shape[1]
+    per_card = np.zeros(64)
+    lower = np.zeros(64)
+    for node in range(kind.shape[0]):
+        k = kind[node]
+        if k == FOLD_NODE:
+            total = _card_sums(reach[node], cards, hole, per_card)
+            amount = spent[node, folder[node]]
+            sign = -1.0 if folder[node] == who else 1.0
+            for h in range(n):
+                compatible = total
+                for j in range(hole):
+                    compatible -= per_card[cards[h, j]]
+                if hole == 2:
+                    compatible += reach[node, h]
+                values[node, h] = sign * amount * compatible
+        elif k == SHOWDOWN:
+            r = reach[node]
+            for h in range(n):
+                values[node, h] = 0.0
+            groups = bounds.shape[0] - 1
+            # wins: opponent holdings strictly weaker, card removal by per-card sums
+            lower[:] = 0.0
+            below = 0.0
+            for g in range(groups):
+                for i in range(bounds[g], bounds[g + 1]):
+                    h = order[i]
+                    w = below
+                    for j in range(hole):
+                        w -= lower[cards[h, j]]
+                    values[node, h] += w
+                for i in range(bounds[g], bounds[g + 1]):
+                    h = order[i]
+                    below += r[h]
+                    for j in range(hole):
+                        lower[cards[h, j]] += r[h]
+            lower[:] = 0.0
+            above = 0.0
+            for g in range(groups - 1, -1, -1):
+                for i in range(bounds[g], bounds[g + 1]):
+                    h = order[i]
+                    w = above
+                    for j in range(hole):
+                        w -= lower[cards[h, j]]
+                    values[node, h] -= w
+                for i in range(bounds[g], bounds[g + 1]):
+                    h = order[i]
+                    above += r[h]
+                    for j in range(hole):
+                        lower[cards[h, j]] += r[h]
+            s = float(stake[node])
+            for h in range(n):
+                values[node, h] *= s
+
+
+__all__ = ["SubgameSolver"]

@@ -1,0 +1,210 @@
+"""Continual re-solving: one player's strategy in a hand, re-solved at each of its decisions.
+
+:class:`ContinualResolver` plays one position of a heads-up game from the first round it
+re-solves (the **re-solved rounds**; the rounds before them, the **trunk**, are played by
+another strategy, usually a blueprint, which gives both ranges where re-solving starts).
+It keeps, along the public history of the hand, an **anchor**: a public state, our range there
+(the reach of each of our holdings: the product of our own probabilities of the actions we
+took) and what we know of the opponent there: its range where re-solving starts (from the
+trunk), afterwards its counterfactual values (Moravčík et al., "DeepStack", 2017).
+
+At each of our decisions a subgame is solved from the anchor to the end of the round
+(:mod:`.tree`, :mod:`.cfr`), with the opponent's real actions since the anchor in the tree
+(so a bet of any size is solved as played, nested) and, once its values are known, the
+re-solving gadget at the root: the opponent may take its earlier values instead of entering,
+so the new strategy concedes it no more than the old one did (Burch et al., 2014; Brown and
+Sandholm, "Safe and nested subgame solving", 2017). Our strategy is read at the node of the
+real state. After our action the anchor moves to the state after it: our range is multiplied
+by the strategy's probabilities of that action and the opponent's values become its
+best-response values there. When a round ends the anchor moves to the next round's start: the
+opponent's values are those of the leaf that ended the round, for the cards that came.
+
+Everything is a function of the public history and the solves' settings: the same history
+gives the same strategy for every holding (solves are kept per hand, so a strategy asked for a
+hypothetical betting is solved once, and a decision made under a clock is remembered as made).
+The guarantee (DeepStack's theorem 1 and Burch et al.): the exploitability of the re-solved
+strategy exceeds the trunk's only by the re-solves' own errors and the leaves' value errors.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.resolve.cfr import SubgameSolver
+from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
+from pokerbot.strategies.resolve.tree import DECISION, BetSizing, build_subgame
+
+Trunk = Callable[[HandState], tuple[np.ndarray, np.ndarray]]
+"""``trunk(state)``: at the start of the first re-solved round (``state``), the reach of every
+holding of position 0 and of position 1 given the betting so far."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One re-solved decision: the actions, our strategy ``[action, holding]``, and the
+    opponent's best-response counterfactual values after each action ``[action, holding]``."""
+
+    actions: tuple[Action, ...]
+    strategy: np.ndarray
+    bounds_after: np.ndarray
+    iterations: int
+    seconds: float
+
+
+@dataclass
+class _Anchor:
+    state: HandState
+    our_range: np.ndarray
+    opponent_range: np.ndarray | None
+    bounds: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class SolveBudget:
+    """How long a solve runs: ``iterations`` at most, and (when ``seconds`` is set) until that
+    much time has passed, checking every ``chunk`` iterations. ``iterations`` alone gives the
+    same strategy on any machine."""
+
+    iterations: int = 200
+    seconds: float | None = None
+    chunk: int = 10
+
+
+class ContinualResolver:
+    """Re-solves one position's decisions in the rounds from ``first_round`` on."""
+
+    def __init__(
+        self,
+        game: Game,
+        position: int,
+        trunk: Trunk,
+        first_round: int,
+        sizing: BetSizing | None = None,
+        space: HoldingSpace | None = None,
+    ) -> None:
+        if game.num_players != 2:
+            raise ValueError("continual re-solving plays heads-up games")
+        self.game = game
+        self.position = position
+        self.trunk = trunk
+        self.first_round = first_round
+        self.sizing = sizing if sizing is not None else (BetSizing() if game.is_nolimit else None)
+        self.space = space if space is not None else holding_space(game)
+        self._decisions: dict[tuple[str, tuple[int, ...]], Decision] = {}
+
+    def reset(self) -> None:
+        """Forget the hand's solves (call at each new hand)."""
+        self._decisions.clear()
+
+    def decision(self, state: HandState, budget: SolveBudget, deadline: float | None = None) -> Decision:
+        """The re-solved decision at ``state`` (our turn, a re-solved round): solved once per
+        public history and hand (later calls return the same)."""
+        if state.current_player != self.position:
+            raise ValueError("re-solving decides where its own position is to act")
+        if state.round < self.first_round:
+            raise ValueError(f"round {state.round} is played by the trunk, not re-solved")
+        key = (state.betting_string(), tuple(state.visible_board()))
+        found = self._decisions.get(key)
+        if found is None:
+            anchor = self._anchor(state, budget)
+            found = self._solve(anchor, state, budget, deadline)
+            self._decisions[key] = found
+        return found
+
+    def probabilities(self, state: HandState, hole: tuple[int, ...], budget: SolveBudget) -> dict[Action, float]:
+        """Our probability of each action at ``state`` holding ``hole``."""
+        decision = self.decision(state, budget)
+        h = self.space.index(hole)
+        column = decision.strategy[:, h]
+        return {a: float(p) for a, p in zip(decision.actions, column) if p > 0.0}
+
+    # ------------------------------------------------------------------ anchors
+    def _anchor(self, state: HandState, budget: SolveBudget) -> _Anchor:
+        """The anchor for a solve at ``state``: replay the history from the first re-solved
+        round's start, moving the anchor over our own actions and round ends."""
+        game = self.game
+        board = tuple(state.visible_board())
+        replay = HandState(game, board_cards=board)
+        history = state.history()
+        i = 0
+        while replay.round < self.first_round:
+            replay.apply(history[i][2])
+            i += 1
+        ranges = self.trunk(replay)
+        us, them = self.position, 1 - self.position
+        anchor = _Anchor(replay.copy(), ranges[us].copy(), ranges[them].copy(), None)
+        for _round, actor, action in history[i:]:
+            if actor == us:
+                decision = self.decision(replay, budget)
+                after = replay.copy()
+                after.apply(action)
+                if action in decision.actions:
+                    k = decision.actions.index(action)
+                    anchor = _Anchor(
+                        after, anchor.our_range * decision.strategy[k], None, decision.bounds_after[k].copy()
+                    )
+                else:  # played by the trunk (no time to solve): our range unchanged, the opponent's best values
+                    anchor = _Anchor(after, anchor.our_range, None, decision.bounds_after.max(axis=0))
+            round_before = replay.round
+            replay.apply(action)
+            if not replay.finished and replay.round != round_before:
+                anchor = self._next_round(anchor, replay)
+        return anchor
+
+    def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
+        """The anchor at the start of ``state``'s round, from the last round's leaf: the
+        opponent's values are its run-out values against our range with the new cards."""
+        board = tuple(state.visible_board())
+        valid = self.space.valid(board)
+        our_range = anchor.our_range * valid
+        stake = float(min(state.spent))
+        bounds = stake * (self.space.runout_matrix(board).astype(np.float64) @ our_range)
+        return _Anchor(state.copy(), our_range, None, bounds * valid)
+
+    # ------------------------------------------------------------------ solving
+    def _solve(self, anchor: _Anchor, state: HandState, budget: SolveBudget, deadline: float | None) -> Decision:
+        started = time.monotonic()
+        done = sum(len(a) for a in anchor.state.actions)
+        path = [action for _r, _p, action in state.history()[done:]]
+        tree = build_subgame(anchor.state, self.sizing, path)
+        node = tree.node_of(state)
+        assert tree.kind[node] == DECISION
+        us, them = self.position, 1 - self.position
+        ranges = np.zeros((2, self.space.size))
+        ranges[us] = anchor.our_range
+        gadget = None
+        if anchor.bounds is not None:
+            ranges[them] = 1.0
+            gadget = (them, anchor.bounds)
+        else:
+            assert anchor.opponent_range is not None
+            ranges[them] = anchor.opponent_range
+        solver = SubgameSolver(tree, self.space, tuple(state.visible_board()), ranges, gadget)
+        stop = deadline
+        if budget.seconds is not None:
+            limit = started + budget.seconds
+            stop = limit if stop is None else min(stop, limit)
+        while solver.iterations < budget.iterations:
+            solver.iterate(min(budget.chunk, budget.iterations - solver.iterations))
+            if stop is not None and time.monotonic() >= stop:
+                break
+        strategy = solver.strategy_at(node)
+        br = solver.best_response_values(them)
+        children = tree.children[node, : tree.num_actions[node]]
+        return Decision(
+            actions=tree.actions[node],
+            strategy=strategy,
+            bounds_after=br[children].copy(),
+            iterations=solver.iterations,
+            seconds=time.monotonic() - started,
+        )
+
+
+__all__ = ["ContinualResolver", "Decision", "SolveBudget", "Trunk"]

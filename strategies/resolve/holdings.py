@@ -1,0 +1,167 @@
+"""The holdings of a heads-up game, and the card arithmetic a subgame solver asks of them.
+
+A :class:`HoldingSpace` numbers every set of hole cards a player can hold (hold'em: the 1,326
+two-card holdings in the order of :data:`pokerbot.strategies.showdown.HOLDINGS`; Leduc: its six
+one-card holdings) and answers, for a board:
+
+* which holdings it blocks (:meth:`HoldingSpace.valid`);
+* the strength of every holding on a complete board (:meth:`HoldingSpace.ranks`, higher is
+  better, equal ties, -1 for holdings that use a board card);
+* the **run-out matrix** of an incomplete board (:meth:`HoldingSpace.runout_matrix`):
+  ``M[h, o]`` is the expected sign of ``h``'s showdown against ``o`` (+1 win, 0 tie, -1 loss),
+  the missing board cards dealt uniformly from the cards neither holding nor the board uses;
+  0 where ``h`` and ``o`` share a card or use a board card. ``stake * M @ r`` is then every
+  holding's value against a range ``r`` when the cards are run out with no more betting.
+
+Card removal everywhere: a holding's value against a range never counts the opponent holdings
+that share one of its cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache, cached_property
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from pokerbot.protocol.cards import NUM_CARDS, Card
+from pokerbot.protocol.game import Game
+from pokerbot.strategies.showdown import HOLDINGS as HOLDEM_HOLDINGS
+from pokerbot.strategies.showdown import _rank_holdings
+
+
+class HoldingSpace:
+    """Every holding of a heads-up game with a fixed number of hole cards (one or two)."""
+
+    def __init__(self, game: Game) -> None:
+        if game.num_players != 2:
+            raise ValueError("re-solving plays heads-up games")
+        if game.num_hole_cards not in (1, 2):
+            raise ValueError("re-solving needs one or two hole cards")
+        self.game = game
+        self.hole = game.num_hole_cards
+        self.total_board = game.total_board_cards
+        self._holdem = game.is_standard_deck and self.hole == 2 and self.total_board == 5
+        deck = sorted(game.deck)
+        if self._holdem:
+            self.cards = np.ascontiguousarray(HOLDEM_HOLDINGS, dtype=np.int64)
+        else:
+            self.cards = np.array(list(itertools.combinations(deck, self.hole)), dtype=np.int64)
+        self.size = int(self.cards.shape[0])
+        self.deck: tuple[Card, ...] = tuple(deck)
+        index = np.full((NUM_CARDS, NUM_CARDS), -1, dtype=np.int64)
+        for h, row in enumerate(self.cards):
+            if self.hole == 1:
+                index[row[0], :] = h
+            else:
+                index[row[0], row[1]] = index[row[1], row[0]] = h
+        self._index = index
+
+    def index(self, cards: tuple[Card, ...] | list[Card]) -> int:
+        """The number of the holding made of ``cards`` (any order)."""
+        if len(cards) != self.hole:
+            raise ValueError(f"a holding has {self.hole} cards, got {len(cards)}")
+        first = cards[0]
+        second = cards[1] if self.hole == 2 else 0
+        h = int(self._index[first, second])
+        if h < 0:
+            raise ValueError(f"not a holding of this game: {cards!r}")
+        return h
+
+    def valid(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+        """True for the holdings that use no card of ``board``."""
+        used = np.zeros(NUM_CARDS, dtype=bool)
+        used[list(board)] = True
+        return ~used[self.cards].any(axis=1)
+
+    @cached_property
+    def conflicts(self) -> np.ndarray:
+        """``conflicts[h, o]``: the two holdings share a card (a holding conflicts with itself)."""
+        member = np.zeros((self.size, NUM_CARDS), dtype=np.float32)
+        for k in range(self.hole):
+            member[np.arange(self.size), self.cards[:, k]] = 1.0
+        return (member @ member.T) > 0
+
+    def ranks(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+        """Every holding's strength on a complete ``board`` (int64; -1 where blocked)."""
+        if len(board) != self.total_board:
+            raise ValueError(f"a complete board has {self.total_board} cards")
+        ranks = np.empty(self.size, dtype=np.int64)
+        if self._holdem:
+            _rank_holdings(np.asarray(board, dtype=np.int64), self.cards, ranks)
+            return ranks
+        ranker = self.game.ranker
+        used = set(board)
+        for h, row in enumerate(self.cards):
+            cards = tuple(int(c) for c in row)
+            ranks[h] = -1 if used.intersection(cards) else ranker((*cards, *board))
+        return ranks
+
+    def runout_matrix(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+        """The run-out matrix of ``board`` (see the module docstring), float32 ``[size, size]``.
+
+        Exact: every completion of the board is ranked. A complete board gives the signs of
+        its showdowns. Cached per board (the last few)."""
+        return _runout_matrix(self, tuple(sorted(board)))
+
+    def completions(self, board: tuple[Card, ...] | list[Card]) -> list[tuple[Card, ...]]:
+        """Every set of cards that completes ``board`` (none if it is complete)."""
+        need = self.total_board - len(board)
+        rest = [c for c in self.deck if c not in set(board)]
+        return list(itertools.combinations(rest, need))
+
+
+@cache
+def holding_space(game: Game) -> HoldingSpace:
+    """The (shared, read-only) holding space of ``game``."""
+    return HoldingSpace(game)
+
+
+_MATRICES: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
+_MATRIX_CACHE = 4
+
+
+def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
+    key = (id(space), board)
+    found = _MATRICES.get(key)
+    if found is not None:
+        return found
+    completions = space.completions(board)
+    if not completions:
+        completions = [()]
+    sums = np.zeros((space.size, space.size), dtype=np.int32)
+    conflicts = space.conflicts
+    for extra in completions:
+        ranks = space.ranks(tuple(board) + tuple(extra))
+        _accumulate_signs(ranks, conflicts, sums)
+    need = space.total_board - len(board)
+    left = len(space.deck) - len(board) - 2 * space.hole
+    matrix = (sums / float(comb(left, need))).astype(np.float32)
+    if len(_MATRICES) >= _MATRIX_CACHE:
+        _MATRICES.pop(next(iter(_MATRICES)))
+    _MATRICES[key] = matrix
+    return matrix
+
+
+@njit(cache=True)
+def _accumulate_signs(ranks: np.ndarray, conflicts: np.ndarray, sums: np.ndarray) -> None:
+    n = ranks.shape[0]
+    for h in range(n):
+        rh = ranks[h]
+        if rh < 0:
+            continue
+        for o in range(h + 1, n):
+            ro = ranks[o]
+            if ro < 0 or conflicts[h, o]:
+                continue
+            if rh > ro:
+                sums[h, o] += 1
+                sums[o, h] -= 1
+            elif rh < ro:
+                sums[h, o] -= 1
+                sums[o, h] += 1
+
+
+__all__ = ["HoldingSpace", "holding_space"]

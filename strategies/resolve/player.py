@@ -1,0 +1,152 @@
+"""The re-solving player: a blueprint's trunk, then continual re-solving of every decision.
+
+:class:`ResolvingPlayer` plays heads-up games whose holdings are one or two hole cards
+(hold'em, limit and no-limit, any ACPC game definition of that shape; Leduc). In the rounds
+before ``first_round`` (pre-flop in hold'em) it plays its ``trunk`` strategy, a blueprint;
+from ``first_round`` on it re-solves each decision (:mod:`.continual`), both ranges at the
+start taken from the trunk's own probabilities (Bayes' rule: the opponent's as if it had
+played the blueprint too).
+
+Time: with a clock budget (``seconds``) a solve runs until that much time has passed or the
+iteration budget is spent, whichever comes first, and never past the decision's deadline less
+``margin``; with less than ``min_seconds`` left it plays the trunk's action instead. With
+``seconds=None`` every solve runs exactly ``iterations`` iterations: the same seed replays the
+same match on any machine. :meth:`ResolvingPlayer.action_probabilities` answers for any
+holding from the same solve the decision uses (one solve per public state and hand).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pokerbot.protocol.actions import Action
+from pokerbot.protocol.game import Game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
+from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
+from pokerbot.strategies.resolve.holdings import holding_space
+from pokerbot.strategies.resolve.tree import BetSizing
+
+
+@dataclass(frozen=True)
+class ResolveSettings:
+    """How the player re-solves (see the module docstring). ``sizing``: no-limit bet sizes
+    (default :class:`~.tree.BetSizing`); ``iterations``: the most iterations a solve runs;
+    ``seconds``: a clock budget per decision, or None for iterations alone."""
+
+    iterations: int = 200
+    seconds: float | None = None
+    min_seconds: float = 0.05
+    margin: float = 0.05
+    sizing: BetSizing = field(default_factory=BetSizing)
+
+    def budget(self, seconds: float | None = None) -> SolveBudget:
+        return SolveBudget(iterations=self.iterations, seconds=seconds)
+
+
+RangeOf = Callable[[HandState, int, int], np.ndarray]
+"""``range_of(state, position, hand_number)``: the reach of every holding of ``position``
+given its actions so far, as the trunk strategy plays."""
+
+
+class ResolvingPlayer(Strategy):
+    """Plays ``trunk`` before ``first_round``, continual re-solving from it on."""
+
+    name = "resolve"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        trunk: Strategy | None,
+        range_of: RangeOf | None,
+        first_round: int,
+        settings: ResolveSettings | None = None,
+    ) -> None:
+        super().__init__(game, seed)
+        if game.num_players != 2:
+            raise ValueError("the re-solving player plays heads-up games")
+        if first_round > 0 and (trunk is None or range_of is None):
+            raise ValueError("a trunk strategy and its ranges play the rounds before the first re-solved one")
+        self.trunk = trunk
+        self.range_of = range_of
+        self.first_round = first_round
+        self.settings = settings if settings is not None else ResolveSettings()
+        self.space = holding_space(game)
+        sizing = self.settings.sizing if game.is_nolimit else None
+        self._hand: tuple[int, int] | None = None
+        self._resolvers = [
+            ContinualResolver(game, p, self._trunk_ranges, first_round, sizing, self.space) for p in (0, 1)
+        ]
+        self.last_decision_seconds = 0.0
+        self.fallbacks = 0
+        """Decisions played by the trunk because the time left was too short."""
+
+    def prepare(self) -> None:
+        """Load the trunk."""
+        if self.trunk is not None:
+            self.trunk.prepare()
+
+    # ------------------------------------------------------------------ hands
+    def _start(self, view: MatchState) -> ContinualResolver:
+        hand = (view.hand_number, view.position)
+        if self._hand != hand:
+            self._hand = hand
+            for resolver in self._resolvers:
+                resolver.reset()
+        return self._resolvers[view.position]
+
+    def _trunk_ranges(self, state: HandState) -> tuple[np.ndarray, np.ndarray]:
+        if self.range_of is None:  # re-solved from the first round: every holding alike
+            valid = self.space.valid(tuple(state.visible_board())).astype(np.float64)
+            return valid, valid.copy()
+        assert self._hand is not None
+        hand_number = self._hand[0]
+        return (self.range_of(state, 0, hand_number), self.range_of(state, 1, hand_number))
+
+    # ------------------------------------------------------------------ deciding
+    def action_probabilities(self, view: MatchState) -> ActionProbabilities:
+        state = view.state
+        if state.round < self.first_round:
+            assert self.trunk is not None
+            return self.trunk.action_probabilities(view)
+        resolver = self._start(view)
+        return normalized(resolver.probabilities(state, view.hole_cards, self.settings.budget()))
+
+    def costly_probabilities(self, view: MatchState) -> bool:
+        return view.state.round >= self.first_round
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        state = view.state
+        if state.round < self.first_round:
+            assert self.trunk is not None
+            return self.trunk.decide(view, deadline)
+        resolver = self._start(view)
+        settings = self.settings
+        started = time.monotonic()
+        seconds = None
+        if settings.seconds is not None:
+            left = deadline - settings.margin - started
+            if left < settings.min_seconds and self.trunk is not None:
+                self.fallbacks += 1
+                return self.trunk.decide(view, deadline)
+            left = max(left, settings.min_seconds)
+            seconds = min(settings.seconds, left)
+        budget = settings.budget(seconds)
+        probabilities = normalized(resolver.probabilities(state, view.hole_cards, budget))
+        self.last_decision_seconds = time.monotonic() - started
+        actions = list(probabilities)
+        return self.rng.choices(actions, weights=[probabilities[a] for a in actions])[0]
+
+    def observe(self, view: MatchState) -> None:
+        if self.trunk is not None:
+            self.trunk.observe(view)
+
+
+__all__ = ["RangeOf", "ResolveSettings", "ResolvingPlayer"]

@@ -1,0 +1,214 @@
+"""Real-time re-solving: the subgame solver against brute force, safety, the exact Leduc testbed."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from pokerbot.protocol.actions import CALL, LIMIT_RAISE, Action
+from pokerbot.protocol.game import load_game, parse_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.registry import default_registry
+from pokerbot.strategies.resolve.cfr import SubgameSolver
+from pokerbot.strategies.resolve.continual import SolveBudget
+from pokerbot.strategies.resolve.exact import resolved_policy
+from pokerbot.strategies.resolve.holdings import HoldingSpace
+from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, BetSizing, build_subgame
+from pokerbot.strategies.solvers import exploitability, solve
+
+# A hold'em-shaped game small enough for brute force: two hole cards from ten, a three-card
+# flop and a one-card river, no-limit with short stacks.
+SMALL_NOLIMIT = """GAMEDEF
+nolimit
+numPlayers = 2
+numRounds = 2
+stack = 1000 1000
+blind = 20 10
+firstPlayer = 2 1
+numSuits = 2
+numRanks = 5
+numHoleCards = 2
+numBoardCards = 3 1
+END GAMEDEF
+"""
+
+
+def _small_river_state() -> HandState:
+    game = parse_game(SMALL_NOLIMIT)
+    deck = sorted(game.deck)
+    state = HandState(game, board_cards=(deck[0], deck[3], deck[6], deck[9]))
+    state.apply(CALL)
+    state.apply(CALL)
+    return state
+
+
+def _brute_values(space, tree, board, strategy, ranges, player, best=False):  # type: ignore[no-untyped-def]
+    """Counterfactual values of ``player`` at the root, pair by pair, by recursion over the tree."""
+    ranks = space.ranks(board)
+    values = np.zeros(space.size)
+    valid = space.valid(board)
+    for h in range(space.size):
+        if not valid[h]:
+            continue
+
+        def value(node, reach, h=h):  # type: ignore[no-untyped-def]
+            kind = tree.kind[node]
+            if kind == FOLD_NODE:
+                folder = tree.folder[node]
+                amount = tree.spent[node, folder]
+                return sum(
+                    reach[o] * (-amount if folder == player else amount)
+                    for o in range(space.size)
+                    if valid[o] and not space.conflicts[h, o]
+                )
+            if kind == SHOWDOWN:
+                return sum(
+                    reach[o] * tree.stake[node] * np.sign(ranks[h] - ranks[o])
+                    for o in range(space.size)
+                    if valid[o] and not space.conflicts[h, o]
+                )
+            base, count = tree.slot[node], tree.num_actions[node]
+            children = [
+                value(tree.children[node, k], reach if tree.player[node] == player else reach * strategy[base + k])
+                for k in range(count)
+            ]
+            if tree.player[node] != player:
+                return sum(children)
+            if best:
+                return max(children)
+            return sum(strategy[base + k, h] * children[k] for k in range(count))
+
+        values[h] = value(0, ranges[1 - player])
+    return values
+
+
+def test_subgame_values_and_best_responses_match_brute_force():
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state, BetSizing(bets=((0.5, 1.0),) * 2, raises=((1.0,),) * 2, max_raises=2))
+    assert {int(k) for k in tree.kind} == {DECISION, FOLD_NODE, SHOWDOWN}
+    board = tuple(state.visible_board())
+    rng = np.random.default_rng(7)
+    ranges = rng.random((2, space.size))
+    solver = SubgameSolver(tree, space, board, ranges)
+    solver.iterate(3)
+    strategy = solver.average_strategy()
+    valid = space.valid(board)
+    for player in (0, 1):
+        expected = _brute_values(space, tree, board, strategy, solver.ranges, player)
+        assert solver.expected_values(player)[0][valid] == pytest.approx(expected[valid], abs=1e-9)
+        best = _brute_values(space, tree, board, strategy, solver.ranges, player, best=True)
+        assert solver.best_response_values(player)[0][valid] == pytest.approx(best[valid], abs=1e-9)
+
+
+def test_a_river_subgame_converges_against_its_exact_best_response():
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state)
+    solver = SubgameSolver(tree, space, tuple(state.visible_board()), np.ones((2, space.size)))
+    solver.iterate(20)
+    early = solver.exploitability()
+    solver.iterate(480)
+    late = solver.exploitability()
+    assert late < early / 5
+    assert late < 0.005 * state.pot
+
+
+def test_runout_matrix_is_the_expected_showdown_sign():
+    game = parse_game(SMALL_NOLIMIT)
+    space = HoldingSpace(game)
+    deck = sorted(game.deck)
+    board = (deck[0], deck[3], deck[6])
+    matrix = space.runout_matrix(board)
+    ranker = game.ranker
+    for h, o in [(0, 44), (5, 30), (12, 13), (20, 41)]:
+        a, b = tuple(space.cards[h]), tuple(space.cards[o])
+        used = set(board) | set(a) | set(b)
+        if len(used) < 7:
+            assert matrix[h, o] == 0.0
+            continue
+        signs = [np.sign(ranker((*a, *board, c)) - ranker((*b, *board, c))) for c in deck if c not in used]
+        assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
+        assert matrix[o, h] == pytest.approx(-np.mean(signs), abs=1e-6)
+
+
+def test_the_gadget_keeps_the_opponent_at_its_earlier_values():
+    """Re-solving with the opponent's best-response values as bounds: its best response to the
+    new strategy gains at most the solver's error over them (safety)."""
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state)
+    board = tuple(state.visible_board())
+    rng = np.random.default_rng(3)
+    ours = rng.random(space.size)
+    first = SubgameSolver(tree, space, board, np.stack([ours, rng.random(space.size)]))
+    first.iterate(300)
+    bounds = first.best_response_values(1)[0]
+    again = SubgameSolver(tree, space, board, np.stack([ours, np.ones(space.size)]), gadget=(1, bounds))
+    again.iterate(300)
+    after = again.best_response_values(1)[0]
+    valid = space.valid(board)
+    excess = np.maximum(after - bounds, 0.0)[valid].sum() / ours[valid].sum()
+    assert excess < 0.01 * state.pot
+
+
+def test_a_tree_holds_the_opponents_real_bet_of_any_size():
+    game = load_game("holdem-nolimit-2p")
+    state = HandState(game, board_cards=tuple(range(5)))
+    state.apply(CALL)
+    state.apply(CALL)
+    odd = Action.raise_to(100 + 137)
+    tree = build_subgame(state, BetSizing(), path=[odd])
+    node = tree.child(0, odd)
+    assert tree.kind[node] == DECISION
+    assert tree.kind[tree.child(node, CALL)] == LEAF
+
+
+# ---------------------------------------------------------------- the exact Leduc testbed
+@pytest.fixture(scope="module")
+def leduc_blueprint():  # type: ignore[no-untyped-def]
+    game = load_game("leduc")
+    return game, solve(game, "cfr", iterations=20, checkpoints=1).policy
+
+
+def test_resolving_leduc_from_an_undertrained_blueprint_is_less_exploitable(leduc_blueprint):
+    game, blueprint = leduc_blueprint
+    before = exploitability(game, blueprint)
+    resolved = resolved_policy(game, SolveBudget(iterations=200), first_round=1, trunk=blueprint)
+    after = exploitability(game, resolved)
+    assert before == pytest.approx(0.45315, abs=1e-4)
+    assert after < before / 3
+
+
+# ---------------------------------------------------------------- the player
+def test_resolve_is_registered_and_reads_its_budget():
+    registry = default_registry()
+    game = load_game("leduc")
+    player = registry.create("resolve:50iterations", game, seed=1)
+    assert player.settings.iterations == 50 and player.settings.seconds is None
+    with pytest.raises(UnknownStrategyError, match="Niterations"):
+        registry.create("resolve:fast", game, seed=1)
+    with pytest.raises(UnknownStrategyError):
+        registry.create("resolve", load_game("holdem-nolimit-3p"), seed=1)
+
+
+def test_resolve_plays_leduc_legally_with_probabilities_of_one_solve():
+    game = load_game("leduc")
+    player = default_registry().create("resolve:50iterations", game, seed=2)
+    deck = sorted(game.deck)
+    state = HandState(game, hole_cards=[(deck[0],), (deck[5],)], board_cards=(deck[2],))
+    state.apply(LIMIT_RAISE)
+    view = MatchState(1, 0, state.view(1))
+    probabilities = player.action_probabilities(view)
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    assert all(state.can(action) for action in probabilities)
+    action = player.decide(view, deadline=float("inf"))
+    assert action in probabilities
+    # the same public state with another holding is read from the same solve
+    other = MatchState(1, 0, HandState(game, hole_cards=[(deck[0],), (deck[4],)], board_cards=(deck[2],)))
+    other.state.apply(LIMIT_RAISE)
+    assert set(player.action_probabilities(other)) <= set(itertools.chain(probabilities, [CALL, LIMIT_RAISE]))
