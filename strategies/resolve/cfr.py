@@ -42,7 +42,8 @@ class SubgameSolver:
     that use a board card are ignored). ``gadget``: ``(position, bounds)`` for a safe re-solve
     where that position's range is chosen against its counterfactual-value ``bounds`` instead
     (``ranges[position]`` is then its prior, usually 1 for every holding). ``board``: the cards
-    on the board at the root.
+    on the board at the root. Vectors in and out are over every holding of ``space``; inside,
+    over the holdings the board leaves (float32).
     """
 
     def __init__(
@@ -56,34 +57,35 @@ class SubgameSolver:
         self.tree = tree
         self.space = space
         self.board = tuple(board)
-        n = space.size
-        valid = space.valid(board).astype(np.float64)
-        self.valid = valid
-        self.ranges = np.ascontiguousarray(ranges, dtype=np.float64) * valid
-        if self.ranges.shape != (2, n):
-            raise ValueError(f"ranges must have shape (2, {n})")
+        ranges = np.asarray(ranges, dtype=np.float64)
+        if ranges.shape != (2, space.size):
+            raise ValueError(f"ranges must have shape (2, {space.size})")
+        live = np.flatnonzero(space.valid(board))
+        self.live = live
+        """The holdings the board leaves (the solver's own numbering is their order)."""
+        n = live.size
+        self.ranges = np.ascontiguousarray(ranges[:, live], dtype=np.float32)
         self.gadget_position = -1
-        self.bounds = np.zeros(n)
+        self.bounds = np.zeros(n, dtype=np.float32)
         if gadget is not None:
             self.gadget_position = int(gadget[0])
-            self.bounds = np.ascontiguousarray(gadget[1], dtype=np.float64) * valid
-        self.gadget_regrets = np.zeros((2, n))
+            self.bounds = np.ascontiguousarray(np.asarray(gadget[1])[live], dtype=np.float32)
+        self.gadget_regrets = np.zeros((2, n), dtype=np.float32)
         slots = tree.num_slots
-        self.regrets = np.zeros((slots, n))
-        self.strategy_sum = np.zeros((slots, n))
-        self.sigma = np.zeros((slots, n))
+        self.regrets = np.zeros((slots, n), dtype=np.float32)
+        self.strategy_sum = np.zeros((slots, n), dtype=np.float32)
+        self.sigma = np.zeros((slots, n), dtype=np.float32)
         self.iterations = 0
         nodes = tree.num_nodes
-        self._reach = np.zeros((nodes, n))
-        self._own = np.zeros((nodes, n))
-        self._values = np.zeros((nodes, n))
-        self._cards = np.ascontiguousarray(space.cards, dtype=np.int64)
+        self._reach = np.zeros((nodes, n), dtype=np.float32)
+        self._own = np.zeros((nodes, n), dtype=np.float32)
+        self._values = np.zeros((nodes, n), dtype=np.float32)
+        self._cards = np.ascontiguousarray(space.cards[live], dtype=np.int64)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
-        self._matrix: np.ndarray | None = space.runout_matrix(board) if self._leaves.size else None
+        self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
         if (tree.kind == SHOWDOWN).any():
-            ranks = space.ranks(board)
+            ranks = space.ranks(board)[live]
             order = np.argsort(ranks, kind="stable")
-            order = order[ranks[order] >= 0]
             sorted_ranks = ranks[order]
             starts = np.flatnonzero(np.diff(sorted_ranks)) + 1
             self._order = order.astype(np.int64)
@@ -92,9 +94,16 @@ class SubgameSolver:
             self._order = np.zeros(0, dtype=np.int64)
             self._bounds = np.zeros(1, dtype=np.int64)
 
+    def _full(self, vectors: np.ndarray) -> np.ndarray:
+        """``vectors[..., live holding]`` over every holding (float64, 0 where blocked)."""
+        out = np.zeros((*vectors.shape[:-1], self.space.size))
+        out[..., self.live] = vectors
+        return out
+
     # ------------------------------------------------------------------ solving
     def root_range(self, position: int, follow: np.ndarray | None = None) -> np.ndarray:
-        """Position's reach at the root (the gadget's follow probabilities where it applies)."""
+        """Position's reach at the root over the live holdings (the gadget's follow
+        probabilities where it applies)."""
         if position != self.gadget_position:
             return self.ranges[position]
         if follow is None:
@@ -107,9 +116,9 @@ class SubgameSolver:
         for _ in range(count):
             self.iterations += 1
             t = float(self.iterations)
-            positive = t**ALPHA / (t**ALPHA + 1.0)
-            negative = t**BETA / (t**BETA + 1.0)
-            weight = (t / (t + 1.0)) ** GAMMA
+            positive = np.float32(t**ALPHA / (t**ALPHA + 1.0))
+            negative = np.float32(t**BETA / (t**BETA + 1.0))
+            weight = np.float32((t / (t + 1.0)) ** GAMMA)
             for player in (0, 1):
                 opponent = 1 - player
                 _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
@@ -135,7 +144,7 @@ class SubgameSolver:
                     player,
                     self._own,
                 )
-                self._terminal_values(player)
+                self._terminal_values(player, self._reach, self._values)
                 _backward(
                     tree.kind,
                     tree.player,
@@ -162,12 +171,10 @@ class SubgameSolver:
                     weight,
                 )
                 if player == self.gadget_position:
-                    _gadget_update(self.gadget_regrets, self._values[0], self.bounds, self.valid, positive, negative)
+                    _gadget_update(self.gadget_regrets, self._values[0], self.bounds, positive, negative)
 
-    def _terminal_values(self, player: int, reach: np.ndarray | None = None, values: np.ndarray | None = None) -> None:
+    def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
         tree = self.tree
-        reach = self._reach if reach is None else reach
-        values = self._values if values is None else values
         _terminals(
             tree.kind,
             tree.folder,
@@ -183,14 +190,16 @@ class SubgameSolver:
         )
         if self._matrix is not None:
             leaves = self._leaves
-            block = reach[leaves].astype(np.float32) @ self._matrix.T
-            values[leaves] = block.astype(np.float64) * tree.stake[leaves, None]
+            values[leaves] = (reach[leaves] @ self._matrix.T) * tree.stake[leaves, None].astype(np.float32)
 
     # ------------------------------------------------------------------ results
     def average_strategy(self) -> np.ndarray:
-        """Every decision's average strategy, ``[slot, holding]``: each decision's rows sum to 1
-        for every holding (uniform where a holding never reached it)."""
-        return _normalized(self.strategy_sum, self.tree.kind, self.tree.slot, self.tree.num_actions)
+        """Every decision's average strategy, ``[slot, holding]`` over every holding: each
+        decision's rows sum to 1 for every live holding (where a holding never reached it,
+        the last iteration's strategy)."""
+        tree = self.tree
+        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
+        return self._full(_normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions))
 
     def strategy_at(self, node: int) -> np.ndarray:
         """The average strategy at decision ``node``: ``[action, holding]``."""
@@ -198,40 +207,45 @@ class SubgameSolver:
         if tree.kind[node] != DECISION:
             raise ValueError(f"node {node} is not a decision")
         base, count = int(tree.slot[node]), int(tree.num_actions[node])
-        block = np.maximum(self.strategy_sum[base : base + count], 0.0)
-        total = block.sum(axis=0)
-        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / count)
+        return self.average_strategy()[base : base + count]
+
+    def _live_average(self) -> np.ndarray:
+        tree = self.tree
+        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
+        return _normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions)
 
     def best_response_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
         """Every node's counterfactual values ``[node, holding]`` of ``player`` best-responding
-        to the other's ``strategy`` (default: its average strategy); at the root the gadget's
-        player also takes its bounds where they are higher."""
+        to the other's ``strategy`` (a :meth:`average_strategy`; default the current one)."""
         tree = self.tree
         opponent = 1 - player
-        strategy = self.average_strategy() if strategy is None else strategy
+        live_strategy = (
+            self._live_average() if strategy is None else np.ascontiguousarray(strategy[:, self.live], dtype=np.float32)
+        )
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
-        follow = np.ones(self.space.size)
         _forward(
             tree.kind,
             tree.player,
             tree.children,
             tree.num_actions,
             tree.slot,
-            strategy,
-            self.root_range(opponent, follow if opponent == self.gadget_position else None),
+            live_strategy,
+            self.root_range(opponent),
             opponent,
             reach,
         )
         self._terminal_values(player, reach, values)
         _best_response(tree.kind, tree.player, tree.children, tree.num_actions, values, player)
-        return values
+        return self._full(values)
 
     def expected_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
         """Every node's counterfactual values of ``player`` when both play ``strategy``
         (default: the average strategy), ``[node, holding]``."""
         tree = self.tree
-        strategy = self.average_strategy() if strategy is None else strategy
+        live_strategy = (
+            self._live_average() if strategy is None else np.ascontiguousarray(strategy[:, self.live], dtype=np.float32)
+        )
         opponent = 1 - player
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
@@ -241,7 +255,7 @@ class SubgameSolver:
             tree.children,
             tree.num_actions,
             tree.slot,
-            strategy,
+            live_strategy,
             self.root_range(opponent),
             opponent,
             reach,
@@ -254,34 +268,33 @@ class SubgameSolver:
             tree.children,
             tree.num_actions,
             tree.slot,
-            strategy,
+            live_strategy,
             values,
             player,
             scratch,
-            1.0,
-            1.0,
+            np.float32(1.0),
+            np.float32(1.0),
             1,
         )
-        return values
+        return self._full(values)
 
     def joint_mass(self) -> float:
         """The weight of all deals at the root: the sum over pairs of holdings that share no
         card of the product of the two ranges (divide values by it for chips per deal)."""
-        r0, r1 = self.root_range(0), self.root_range(1)
+        r0 = self._full(self.root_range(0))
+        r1 = self._full(self.root_range(1))
         return float(r0.sum() * r1.sum() - r0 @ (self.space.conflicts.astype(np.float64) @ r1))
 
     def exploitability(self) -> float:
         """How much a best response gains against the average strategy, in chips per deal:
-        half the sum of both players' best-response values at the root (zero-sum), without a
-        gadget. With a gadget, the gadget's player's best response also takes its bounds."""
+        half the sum of both players' best-response values at the root (zero-sum). Without a
+        gadget only (with one, compare :meth:`best_response_values` with the bounds)."""
+        if self.gadget_position >= 0:
+            raise ValueError("exploitability is defined for a subgame without a gadget")
         total = 0.0
         for player in (0, 1):
             br = self.best_response_values(player)[0]
-            if player == self.gadget_position:
-                br = np.maximum(br, self.bounds)
-                total += float(self.ranges[player] @ br)
-            else:
-                total += float(self.root_range(player) @ br)
+            total += float(self._full(self.root_range(player)) @ br)
         mass = self.joint_mass()
         return total / (2.0 * mass) if mass > 0 else 0.0
 
@@ -290,15 +303,13 @@ class SubgameSolver:
 def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
     positive = np.maximum(gadget_regrets, 0.0)
     total = positive.sum(axis=0)
-    return np.where(total > 0, positive[0] / np.where(total > 0, total, 1.0), 0.5)
+    return np.where(total > 0, positive[0] / np.where(total > 0, total, 1.0), 0.5).astype(np.float32)
 
 
 @njit(cache=True)
-def _gadget_update(regrets, follow_values, bounds, valid, positive, negative):  # type: ignore[no-untyped-def]
+def _gadget_update(regrets, follow_values, bounds, positive, negative):  # type: ignore[no-untyped-def]
     n = bounds.shape[0]
     for h in range(n):
-        if valid[h] == 0.0:
-            continue
         rf, rt = regrets[0, h], regrets[1, h]
         pf, pt = max(rf, 0.0), max(rt, 0.0)
         total = pf + pt
@@ -414,7 +425,7 @@ def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, 
 
 
 @njit(cache=True)
-def _normalized(strategy_sum, kind, slot, num_actions):  # type: ignore[no-untyped-def]
+def _normalized(strategy_sum, sigma, kind, slot, num_actions):  # type: ignore[no-untyped-def]
     out = np.zeros_like(strategy_sum)
     n = strategy_sum.shape[1]
     for node in range(kind.shape[0]):
@@ -429,7 +440,7 @@ def _normalized(strategy_sum, kind, slot, num_actions):  # type: ignore[no-untyp
                     total += s
             for k in range(count):
                 s = strategy_sum[base + k, h]
-                out[base + k, h] = (s if s > 0 else 0.0) / total if total > 0 else 1.0 / count
+                out[base + k, h] = (s if s > 0 else 0.0) / total if total > 0 else sigma[base + k, h]
     return out
 
 

@@ -106,6 +106,11 @@ class HoldingSpace:
         its showdowns. Cached per board (the last few)."""
         return _runout_matrix(self, tuple(sorted(board)))
 
+    def live_runout_matrix(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+        """:meth:`runout_matrix` restricted to the holdings ``board`` leaves (rows and columns
+        in the order of ``np.flatnonzero(self.valid(board))``), float32, cached."""
+        return _live_runout_matrix(self, tuple(sorted(board)))
+
     def completions(self, board: tuple[Card, ...] | list[Card]) -> list[tuple[Card, ...]]:
         """Every set of cards that completes ``board`` (none if it is complete)."""
         need = self.total_board - len(board)
@@ -143,6 +148,21 @@ def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
         _MATRICES.pop(next(iter(_MATRICES)))
     _MATRICES[key] = matrix
     return matrix
+
+
+_LIVE: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
+
+
+def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
+    key = (id(space), board)
+    found = _LIVE.get(key)
+    if found is None:
+        live = np.flatnonzero(space.valid(board))
+        found = np.ascontiguousarray(_runout_matrix(space, board)[np.ix_(live, live)])
+        if len(_LIVE) >= _MATRIX_CACHE:
+            _LIVE.pop(next(iter(_LIVE)))
+        _LIVE[key] = found
+    return found
 
 
 @njit(cache=True)
