@@ -225,6 +225,22 @@ def test_every_candidate_action_is_legal_and_valued():
     assert choices[0].value == -500.0  # folding loses what LBR put in
 
 
+def test_the_paper_s_56_sizes_are_its_pot_fractions_clamped_and_merged():
+    state, me = river_spot()
+    opponent = default_registry().create("tight-aggressive", NOLIMIT, 4)
+    lbr = LocalBestResponse(NOLIMIT, 1, opponent, LbrSettings(betting="fc/fc/fcs/fcs"))
+    view = MatchState(me, 0, state.view(me))
+    lbr.update_range(view)
+    sizes = [c.action.size for c in lbr.value_actions(view)[2:]]
+    legal = state.legal_actions()
+    after_call = state.pot + legal.call_amount
+    expected = {
+        min(max(state.max_spent + int(0.05 * 1.15**k * after_call), legal.min_raise_to), 20000) for k in range(56)
+    }
+    assert sizes == sorted(expected | {20000})
+    assert len(sizes) == len(set(sizes)) and sizes[-1] == 20000 and sizes[0] == legal.min_raise_to
+
+
 def test_lbr_bets_into_a_folder_and_checks_down_against_a_caller():
     state = HandState(NOLIMIT, [cards_from_string("7c2d"), None], cards_from_string("AsKsQs8h9h"))
     for action in (CALL, CALL, CALL, CALL, CALL, CALL):
@@ -313,6 +329,7 @@ def test_planned_matches_played_one_by_one_give_run_lbr_s_figure():
 def test_betting_sets_parse_and_reject_bad_letters():
     assert parse_betting("fc/fc/fcpa/fcpa", 4) == ("fc", "fc", "fcpa", "fcpa")
     assert parse_betting("FCR", 4) == ("fcr",) * 4
+    assert parse_betting("fc/fc/fcs/fcs", 4)[3] == "fcs"
     for bad in ("fx", "f/fc", "", "fc//fc"):
         with pytest.raises(LbrError):
             parse_betting(bad, 4)
