@@ -137,7 +137,11 @@ class ContinualResolver:
         while replay.round < self.first_round:
             replay.apply(history[i][2])
             i += 1
-        ranges = self.trunk(replay)
+        ranges = [np.asarray(r, dtype=np.float64) for r in self.trunk(replay)]
+        valid = self.space.valid(tuple(replay.visible_board())).astype(np.float64)
+        ranges = [
+            r * valid if (r * valid).sum() > 0.0 else valid for r in ranges
+        ]  # a range the trunk rules out: any holding
         us, them = self.position, 1 - self.position
         anchor = _Anchor(replay.copy(), ranges[us].copy(), ranges[them].copy(), None)
         for _round, actor, action in history[i:]:

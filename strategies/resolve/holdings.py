@@ -124,64 +124,54 @@ def holding_space(game: Game) -> HoldingSpace:
     return HoldingSpace(game)
 
 
-_MATRICES: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
 _MATRIX_CACHE = 4
+_LIVE: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
 
 
 def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
-    key = (id(space), board)
-    found = _MATRICES.get(key)
-    if found is not None:
-        return found
-    completions = space.completions(board)
-    if not completions:
-        completions = [()]
-    sums = np.zeros((space.size, space.size), dtype=np.int32)
-    conflicts = space.conflicts
-    for extra in completions:
-        ranks = space.ranks(tuple(board) + tuple(extra))
-        _accumulate_signs(ranks, conflicts, sums)
-    need = space.total_board - len(board)
-    left = len(space.deck) - len(board) - 2 * space.hole
-    matrix = (sums / float(comb(left, need))).astype(np.float32)
-    if len(_MATRICES) >= _MATRIX_CACHE:
-        _MATRICES.pop(next(iter(_MATRICES)))
-    _MATRICES[key] = matrix
+    live = np.flatnonzero(space.valid(board))
+    matrix = np.zeros((space.size, space.size), dtype=np.float32)
+    matrix[np.ix_(live, live)] = _live_runout_matrix(space, board)
     return matrix
-
-
-_LIVE: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
 
 
 def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
     key = (id(space), board)
     found = _LIVE.get(key)
-    if found is None:
-        live = np.flatnonzero(space.valid(board))
-        found = np.ascontiguousarray(_runout_matrix(space, board)[np.ix_(live, live)])
-        if len(_LIVE) >= _MATRIX_CACHE:
-            _LIVE.pop(next(iter(_LIVE)))
-        _LIVE[key] = found
-    return found
+    if found is not None:
+        return found
+    live = np.flatnonzero(space.valid(board))
+    completions = space.completions(board) or [()]
+    sums = np.zeros((live.size, live.size), dtype=np.int16 if len(completions) < 30_000 else np.int32)
+    for extra in completions:
+        ranks = np.ascontiguousarray(space.ranks(tuple(board) + tuple(extra))[live], dtype=np.int32)
+        _accumulate_signs(ranks, sums)
+    need = space.total_board - len(board)
+    left = len(space.deck) - len(board) - 2 * space.hole
+    matrix = sums.astype(np.float32) / np.float32(comb(left, need))
+    matrix[space.conflicts[np.ix_(live, live)]] = 0.0
+    if len(_LIVE) >= _MATRIX_CACHE:
+        _LIVE.pop(next(iter(_LIVE)))
+    _LIVE[key] = matrix
+    return matrix
 
 
 @njit(cache=True)
-def _accumulate_signs(ranks: np.ndarray, conflicts: np.ndarray, sums: np.ndarray) -> None:
+def _accumulate_signs(ranks: np.ndarray, sums: np.ndarray) -> None:
+    """``sums[h, o] += sign(ranks[h] - ranks[o])`` where both ranks are set (>= 0); pairs that
+    share a card are cleared by the caller."""
     n = ranks.shape[0]
+    valid = np.empty(n, dtype=sums.dtype)
+    for o in range(n):
+        valid[o] = 1 if ranks[o] >= 0 else 0
     for h in range(n):
         rh = ranks[h]
         if rh < 0:
             continue
-        for o in range(h + 1, n):
+        row = sums[h]
+        for o in range(n):
             ro = ranks[o]
-            if ro < 0 or conflicts[h, o]:
-                continue
-            if rh > ro:
-                sums[h, o] += 1
-                sums[o, h] -= 1
-            elif rh < ro:
-                sums[h, o] -= 1
-                sums[o, h] += 1
+            row[o] += ((rh > ro) * 1 - (rh < ro) * 1) * valid[o]
 
 
 __all__ = ["HoldingSpace", "holding_space"]
