@@ -92,6 +92,22 @@ def test_exploitability_by_lbr_writes_the_report(tmp_path):
     assert data["method"] == "lbr" and data["hands"] == 20 and data["mbb_per_hand"] == pytest.approx(750.0)
 
 
+def test_every_lbr_variant_plays_the_same_deals_and_the_highest_is_reported(tmp_path):
+    out = tmp_path / "all.json"
+    arguments = ["exploitability", "holdem-nolimit-2p", "always-call", "--hands", "8", "--jobs", "1", "-q"]
+    result = runner.invoke(app, [*arguments, "--betting", "all", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    variants = data["variants"]
+    assert set(variants) == {"fcp", "fcpa", "fc56", "fcp-called"}
+    assert variants["fc56"]["settings"]["betting"] == "fc/fc/fcs/fcs"
+    assert variants["fcp-called"]["settings"]["called_equity"] is True
+    highest = max(variants, key=lambda name: variants[name]["mbb_per_hand"])
+    assert data["maximum"]["variant"] == highest
+    assert data["maximum"]["mbb_per_hand"] == variants[highest]["mbb_per_hand"]
+    assert len({len(v["deal_values"]) for v in variants.values()}) == 1  # the same deals for each
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

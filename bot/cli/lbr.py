@@ -15,7 +15,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from pokerbot.bot.cli.outputs import fail, write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.lbr.checkpoint import LbrCheckpoint
-from pokerbot.bot.lbr.matches import RegistryStrategy, lbr_matches, plan_lbr, run_lbr
+from pokerbot.bot.lbr.matches import LbrResult, RegistryStrategy, lbr_matches, plan_lbr, run_lbr
 from pokerbot.bot.matches.base import MatchError
 from pokerbot.bot.matches.executor import ExecutorError, make_executor
 from pokerbot.protocol.game import Game
@@ -33,13 +33,15 @@ def lbr_report(
     seed: int,
     where: tuple[int | None, str | None, Path | None],
     match_hands: int | None,
-    settings: LbrSettings,
+    variants: dict[str, LbrSettings],
     json_out: str | None,
     quiet: bool,
 ) -> None:
     """Local best response against a registry strategy (module docstring), on the executor of
     ``where`` (``--jobs``, ``--address``; default: one job per core, at most one per match),
-    kept in and resumed from ``where``'s checkpoint folder if any."""
+    kept in and resumed from ``where``'s checkpoint folder if any. With several ``variants``
+    (name to settings) each plays the same deals, in a checkpoint subfolder of its own, and the
+    report gives each and the highest: the lower bound."""
     jobs, address, folder = where
 
     try:
@@ -52,6 +54,84 @@ def lbr_report(
         raise fail("LBR plays heads-up hold'em only (52 cards, two hole cards, five board cards)")
     if hands < 2 or hands % 2:
         raise fail(f"--hands must be a positive even number (each deal is played twice), got {hands}")
+    several = len(variants) > 1
+    results: dict[str, LbrResult] = {}
+    for name, settings in variants.items():
+        kept_in = folder / name if folder is not None and several else folder
+        results[name] = _run(
+            game,
+            game_def,
+            strategy,
+            hands,
+            seed,
+            (jobs, address, kept_in),
+            match_hands,
+            settings,
+            quiet,
+            f"lbr {name} vs {strategy}" if several else f"lbr vs {strategy}",
+        )
+    if not several:
+        result = next(iter(results.values()))
+        if json_out is not None:
+            write_json_report(result.to_dict(), json_out)
+            if json_out == "-":
+                return
+        typer.echo(f"game: {game} ({describe_game(game_def)})")
+        typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
+        typer.echo(
+            f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
+            f"(95% interval): a lower bound on the exploitability of {strategy}"
+        )
+        resumed = f" (and {result.resumed_hands} hands resumed from {folder})" if result.resumed_hands else ""
+        typer.echo(
+            f"{result.seconds:.1f} s, {result.hands_per_second:.2f} hands/s{resumed}, "
+            f"{result.queries_per_hand:.1f} questions/hand"
+        )
+        return
+    best = max(results, key=lambda name: results[name].mbb_per_hand)
+    if json_out is not None:
+        report = {
+            "game": game,
+            "strategy": strategy,
+            "seed": seed,
+            "hands": hands,
+            "variants": {name: result.to_dict() for name, result in results.items()},
+            "maximum": {
+                "variant": best,
+                "mbb_per_hand": results[best].mbb_per_hand,
+                "mbb_per_hand_ci95": results[best].mbb_per_hand_ci95,
+            },
+        }
+        write_json_report(report, json_out)
+        if json_out == "-":
+            return
+    typer.echo(f"game: {game} ({describe_game(game_def)})")
+    typer.echo(f"strategy: {strategy}; {hands} hands ({hands // 2} deals in duplicate) per variant, seed {seed}")
+    for name, result in results.items():
+        betting = result.settings.get("betting") or ""
+        typer.echo(
+            f"  {name:<12} {betting:<16} {result.mbb_per_hand:+10,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand"
+        )
+    typer.echo(
+        f"LBR wins at most {results[best].mbb_per_hand:+,.0f} +- {results[best].mbb_per_hand_ci95:,.0f} mbb/hand "
+        f"({best}): the highest variant, a lower bound on the exploitability of {strategy}"
+    )
+
+
+def _run(
+    game: str,
+    game_def: Game,
+    strategy: str,
+    hands: int,
+    seed: int,
+    where: tuple[int | None, str | None, Path | None],
+    match_hands: int | None,
+    settings: LbrSettings,
+    quiet: bool,
+    description: str,
+) -> LbrResult:
+    """One LBR run with its progress bar (see :func:`lbr_report`)."""
+    jobs, address, folder = where
     console = Console(stderr=True)
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -77,12 +157,12 @@ def lbr_report(
             typer.echo(f"resuming from {folder}: {done} of {hands} hands already played", err=True)
     resume_note = f"; the same command resumes it from {folder}" if folder is not None else ""
     with LoggedProgress(*columns, console=console, transient=False, disable=quiet) as progress:
-        task = progress.add_task(f"lbr vs {strategy}", total=hands, completed=done)
+        task = progress.add_task(description, total=hands, completed=done)
         if jobs is None and address is None:
             jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))
         try:
             with make_executor(jobs, address) as executor:
-                result = run_lbr(
+                return run_lbr(
                     game_def,
                     RegistryStrategy(strategy),
                     hands,
@@ -98,21 +178,6 @@ def lbr_report(
         except KeyboardInterrupt:
             typer.echo(f"interrupted{resume_note}", err=True)
             raise typer.Exit(130) from None
-    if json_out is not None:
-        write_json_report(result.to_dict(), json_out)
-        if json_out == "-":
-            return
-    typer.echo(f"game: {game} ({describe_game(game_def)})")
-    typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
-    typer.echo(
-        f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
-        f"(95% interval): a lower bound on the exploitability of {strategy}"
-    )
-    resumed = f" (and {result.resumed_hands} hands resumed from {folder})" if result.resumed_hands else ""
-    typer.echo(
-        f"{result.seconds:.1f} s, {result.hands_per_second:.2f} hands/s{resumed}, "
-        f"{result.queries_per_hand:.1f} questions/hand"
-    )
 
 
 __all__ = ["lbr_report"]

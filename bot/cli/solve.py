@@ -42,7 +42,7 @@ from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, parse_betting, plays_lbr
+from pokerbot.strategies.exploit.lbr import LIMIT_VARIANTS, VARIANTS, LbrError, LbrSettings, parse_betting, plays_lbr
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.exploitability import evaluate
 from pokerbot.strategies.solvers.policy import Policy, describe_game
@@ -217,7 +217,8 @@ def exploitability(
     betting: str | None = typer.Option(
         None,
         "--betting",
-        help="lbr: LBR's actions per round (default fc/fc/fcp/fcpa; f c p h a r: fold call pot half all-in raise).",
+        help="lbr: LBR's actions per round (default fc/fc/fcp/fcpa; f c p h a r s: fold call pot half all-in "
+        "raise, s the paper's 56 sizes), or 'all': every variant on the same deals, and the highest.",
     ),
     max_queries: int = typer.Option(
         24, "--max-queries", help="lbr: holdings asked per range update of a search-based strategy."
@@ -263,15 +264,22 @@ def exploitability(
     if max_queries < 2:
         raise fail(f"--max-queries must be at least 2, got {max_queries}")
     try:
-        if betting is not None:
+        if betting is not None and betting != "all":
             parse_betting(betting, game_def.num_rounds)
     except LbrError as error:
         raise fail(str(error)) from None
-    settings = LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)
+    if betting == "all":
+        table = VARIANTS if game_def.is_nolimit else LIMIT_VARIANTS
+        variants = {
+            name: LbrSettings(betting=text, called_equity=called, max_queries=max_queries, exact_queries=exact_queries)
+            for name, (text, called) in table.items()
+        }
+    else:
+        variants = {"": LbrSettings(betting=betting, max_queries=max_queries, exact_queries=exact_queries)}
     where = (jobs, address, checkpoint)
     from pokerbot.bot.cli.lbr import lbr_report
 
-    lbr_report(game, game_def, strategy, hands, seed or 0, where, match_hands, settings, json_out, quiet)
+    lbr_report(game, game_def, strategy, hands, seed or 0, where, match_hands, variants, json_out, quiet)
 
 
 def _exact(game: str, policy: str, json_out: str | None) -> None:
