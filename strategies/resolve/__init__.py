@@ -61,7 +61,7 @@ def resolve_factory(game: Game, seed: int | None = None, argument: str | None = 
         blueprint = blueprint_factory(game, seed)
         assert isinstance(blueprint, AbstractPolicyPlayer)
 
-        def range_of(state, position, hand_number):  # type: ignore[no-untyped-def]
+        def range_of(state, position, hand_number):
             reach = blueprint.reach(state, position, hand_number)
             assert reach is not None
             return reach

@@ -307,7 +307,7 @@ def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _gadget_update(regrets, follow_values, bounds, positive, negative):  # type: ignore[no-untyped-def]
+def _gadget_update(regrets, follow_values, bounds, positive, negative):
     n = bounds.shape[0]
     for h in range(n):
         rf, rt = regrets[0, h], regrets[1, h]
@@ -322,7 +322,7 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):  # type:
 
 
 @njit(cache=True)
-def _regret_match(regrets, sigma, kind, slot, num_actions):  # type: ignore[no-untyped-def]
+def _regret_match(regrets, sigma, kind, slot, num_actions):
     n = regrets.shape[1]
     for node in range(kind.shape[0]):
         if kind[node] != DECISION:
@@ -344,7 +344,7 @@ def _regret_match(regrets, sigma, kind, slot, num_actions):  # type: ignore[no-u
 
 
 @njit(cache=True)
-def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):  # type: ignore[no-untyped-def]
+def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):
     n = root.shape[0]
     out[0, :] = root
     for node in range(kind.shape[0]):
@@ -362,7 +362,7 @@ def _forward(kind, player, children, num_actions, slot, sigma, root, who, out): 
 
 
 @njit(cache=True)
-def _backward(kind, player, children, num_actions, slot, sigma, values, who, regrets, positive, negative, frozen):  # type: ignore[no-untyped-def]
+def _backward(kind, player, children, num_actions, slot, sigma, values, who, regrets, positive, negative, frozen):
     n = values.shape[1]
     for node in range(kind.shape[0] - 1, -1, -1):
         if kind[node] != DECISION:
@@ -390,7 +390,7 @@ def _backward(kind, player, children, num_actions, slot, sigma, values, who, reg
 
 
 @njit(cache=True)
-def _best_response(kind, player, children, num_actions, values, who):  # type: ignore[no-untyped-def]
+def _best_response(kind, player, children, num_actions, values, who):
     n = values.shape[1]
     for node in range(kind.shape[0] - 1, -1, -1):
         if kind[node] != DECISION:
@@ -413,7 +413,7 @@ def _best_response(kind, player, children, num_actions, values, who):  # type: i
 
 
 @njit(cache=True)
-def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, weight):  # type: ignore[no-untyped-def]
+def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, weight):
     n = sigma.shape[1]
     for node in range(kind.shape[0]):
         if kind[node] != DECISION or player[node] != who:
@@ -425,7 +425,7 @@ def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, 
 
 
 @njit(cache=True)
-def _normalized(strategy_sum, sigma, kind, slot, num_actions):  # type: ignore[no-untyped-def]
+def _normalized(strategy_sum, sigma, kind, slot, num_actions):
     out = np.zeros_like(strategy_sum)
     n = strategy_sum.shape[1]
     for node in range(kind.shape[0]):
@@ -445,7 +445,7 @@ def _normalized(strategy_sum, sigma, kind, slot, num_actions):  # type: ignore[n
 
 
 @njit(cache=True)
-def _card_sums(reach, cards, hole, per_card):  # type: ignore[no-untyped-def]
+def _card_sums(reach, cards, hole, per_card):
     per_card[:] = 0.0
     total = 0.0
     for h in range(reach.shape[0]):
@@ -458,7 +458,7 @@ def _card_sums(reach, cards, hole, per_card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):  # type: ignore[no-untyped-def]
+def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):
     n = reach.shape[1]
     per_card = np.zeros(64)
     lower = np.zeros(64)

@@ -74,7 +74,7 @@ class HoldingSpace:
         """True for the holdings that use no card of ``board``."""
         used = np.zeros(NUM_CARDS, dtype=bool)
         used[list(board)] = True
-        return ~used[self.cards].any(axis=1)
+        return np.logical_not(np.any(used[self.cards], axis=1))
 
     @cached_property
     def conflicts(self) -> np.ndarray:
