@@ -113,6 +113,8 @@ class SubgameSolver:
     def iterate(self, count: int) -> None:
         """Run ``count`` more iterations (each updates both players, in turn)."""
         tree = self.tree
+        # sigma always holds the regret-matched strategy of the regrets as they stand
+        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         for _ in range(count):
             self.iterations += 1
             t = float(self.iterations)
@@ -121,7 +123,6 @@ class SubgameSolver:
             weight = np.float32((t / (t + 1.0)) ** GAMMA)
             for player in (0, 1):
                 opponent = 1 - player
-                _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
                 _forward(
                     tree.kind,
                     tree.player,
@@ -170,6 +171,7 @@ class SubgameSolver:
                     self.strategy_sum,
                     weight,
                 )
+                _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, player)
                 if player == self.gadget_position:
                     _gadget_update(self.gadget_regrets, self._values[0], self.bounds, positive, negative)
 
@@ -198,7 +200,7 @@ class SubgameSolver:
         decision's rows sum to 1 for every live holding (where a holding never reached it,
         the last iteration's strategy)."""
         tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
+        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         return self._full(_normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions))
 
     def strategy_at(self, node: int) -> np.ndarray:
@@ -211,7 +213,7 @@ class SubgameSolver:
 
     def _live_average(self) -> np.ndarray:
         tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions)
+        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         return _normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions)
 
     def best_response_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
@@ -322,10 +324,11 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):
 
 
 @njit(cache=True)
-def _regret_match(regrets, sigma, kind, slot, num_actions):
+def _regret_match(regrets, sigma, kind, slot, num_actions, player, who):
+    """sigma from the regrets at the decisions of ``who`` (-1: every decision)."""
     n = regrets.shape[1]
     for node in range(kind.shape[0]):
-        if kind[node] != DECISION:
+        if kind[node] != DECISION or (who >= 0 and player[node] != who):
             continue
         base, count = slot[node], num_actions[node]
         for h in range(n):

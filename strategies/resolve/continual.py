@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game
@@ -174,6 +175,12 @@ class ContinualResolver:
 
     # ------------------------------------------------------------------ solving
     def _solve(self, anchor: _Anchor, state: HandState, budget: SolveBudget, deadline: float | None) -> Decision:
+        # One BLAS thread: the leaves' matrix products are small, and a second thread fighting
+        # the opponent's process (or the other seat's) for a core costs far more than it gives.
+        with threadpool_limits(1, "blas"):
+            return self._solve_here(anchor, state, budget, deadline)
+
+    def _solve_here(self, anchor: _Anchor, state: HandState, budget: SolveBudget, deadline: float | None) -> Decision:
         started = time.monotonic()
         done = sum(len(a) for a in anchor.state.actions)
         path = [action for _r, _p, action in state.history()[done:]]
