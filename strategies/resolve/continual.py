@@ -69,9 +69,10 @@ class _Anchor:
 
 @dataclass(frozen=True)
 class SolveBudget:
-    """How long a solve runs: ``iterations`` at most, and (when ``seconds`` is set) until that
-    much time has passed, checking every ``chunk`` iterations. ``iterations`` alone gives the
-    same strategy on any machine."""
+    """How long a solve runs: ``iterations`` at most (at least one), and (when ``seconds`` is
+    set) no longer than that, the reading of the result included (iterations in chunks of at
+    most ``chunk``, sized by the time one took). ``iterations`` alone gives the same strategy
+    on any machine."""
 
     iterations: int = 200
     seconds: float | None = None
@@ -202,10 +203,19 @@ class ContinualResolver:
         if budget.seconds is not None:
             limit = started + budget.seconds
             stop = limit if stop is None else min(stop, limit)
+        first = time.monotonic()
+        solver.iterate(1)
+        each = time.monotonic() - first  # the reading after the loop costs about one iteration
         while solver.iterations < budget.iterations:
-            solver.iterate(min(budget.chunk, budget.iterations - solver.iterations))
-            if stop is not None and time.monotonic() >= stop:
-                break
+            count = min(budget.chunk, budget.iterations - solver.iterations)
+            if stop is not None:
+                left = stop - time.monotonic() - 2.0 * each
+                if left <= 0.0:
+                    break
+                count = max(1, min(count, int(left / max(each, 1e-6))))
+            before = time.monotonic()
+            solver.iterate(count)
+            each = (time.monotonic() - before) / count
         strategy = solver.strategy_at(node)
         br = solver.best_response_values(them)
         children = tree.children[node, : tree.num_actions[node]]
