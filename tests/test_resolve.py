@@ -212,3 +212,28 @@ def test_resolve_plays_leduc_legally_with_probabilities_of_one_solve():
     other = MatchState(1, 0, HandState(game, hole_cards=[(deck[0],), (deck[4],)], board_cards=(deck[2],)))
     other.state.apply(LIMIT_RAISE)
     assert set(player.action_probabilities(other)) <= set(itertools.chain(probabilities, [CALL, LIMIT_RAISE]))
+
+
+def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
+    from pokerbot.bot.matches.inprocess import run_inprocess_match
+
+    game = load_game("holdem-nolimit-2p")
+    registry = default_registry()
+    outcomes = []
+    for _ in range(2):
+        players = [registry.create("resolve:10iterations", game, 5), registry.create("random", game, 6)]
+        outcome = run_inprocess_match(game, 6, 11, players, ["resolve", "random"])
+        assert not any(outcome.illegal_actions.values())
+        outcomes.append(outcome.totals)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_with_no_time_left_resolve_plays_the_blueprint():
+    game = load_game("holdem-nolimit-2p")
+    player = default_registry().create("resolve:0.5", game, 3)
+    state = HandState(game, hole_cards=[(0, 5), (12, 49)], board_cards=(20, 30, 40, 44, 48))
+    for _ in range(3):
+        state.apply(CALL)
+    view = MatchState(1, 0, state.view(1))
+    action = player.decide(view, deadline=0.0)
+    assert state.can(action) and player.fallbacks == 1
