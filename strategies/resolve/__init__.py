@@ -57,16 +57,13 @@ def resolve_factory(game: Game, seed: int | None = None, argument: str | None = 
 
     if blueprint_name(game) is not None:
         from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
+        from pokerbot.strategies.resolve.player import PlayerRange
 
         blueprint = blueprint_factory(game, seed)
         assert isinstance(blueprint, AbstractPolicyPlayer)
-
-        def range_of(state, position, hand_number):
-            reach = blueprint.reach(state, position, hand_number)
-            assert reach is not None
-            return reach
-
-        return ResolvingPlayer(game, seed, trunk=blueprint, range_of=range_of, first_round=1, settings=settings)
+        return ResolvingPlayer(
+            game, seed, trunk=blueprint, range_of=PlayerRange(blueprint), first_round=1, settings=settings
+        )
     if not plays(game):
         raise ValueError("resolve plays heads-up hold'em and small two-player limit games")
     return ResolvingPlayer(game, seed, trunk=None, range_of=None, first_round=0, settings=settings)

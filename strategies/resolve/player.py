@@ -54,6 +54,20 @@ RangeOf = Callable[[HandState, int, int], np.ndarray]
 given its actions so far, as the trunk strategy plays."""
 
 
+class PlayerRange:
+    """``range_of`` for a trunk that knows its ranges (an abstract policy's player:
+    :meth:`~pokerbot.strategies.abstract.player.AbstractPolicyPlayer.reach`); picklable."""
+
+    def __init__(self, trunk: Strategy) -> None:
+        self.trunk = trunk
+
+    def __call__(self, state: HandState, position: int, hand_number: int) -> np.ndarray:
+        reach = self.trunk.reach(state, position, hand_number)  # type: ignore[attr-defined]
+        if reach is None:
+            raise ValueError("the trunk strategy does not know its ranges")
+        return np.asarray(reach, dtype=np.float64)
+
+
 class ResolvingPlayer(Strategy):
     """Plays ``trunk`` before ``first_round``, continual re-solving from it on."""
 
@@ -149,4 +163,4 @@ class ResolvingPlayer(Strategy):
             self.trunk.observe(view)
 
 
-__all__ = ["RangeOf", "ResolveSettings", "ResolvingPlayer"]
+__all__ = ["PlayerRange", "RangeOf", "ResolveSettings", "ResolvingPlayer"]
