@@ -237,3 +237,35 @@ def test_with_no_time_left_resolve_plays_the_blueprint():
     view = MatchState(1, 0, state.view(1))
     action = player.decide(view, deadline=0.0)
     assert state.can(action) and player.fallbacks == 1
+
+
+def test_a_restricted_response_in_the_subgame_moves_from_equilibrium_to_best_response():
+    """p = 1: our strategy is a best response to the model; p = 0: the equilibrium. What we win
+    against the model grows with p, and so does what a best response wins against us."""
+    from pokerbot.strategies.resolve.cfr import OpponentModel
+
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state)
+    board = tuple(state.visible_board())
+    ranges = np.ones((2, space.size))
+    calls = np.zeros((tree.num_slots, space.size))  # the model: position 1 checks or calls, always
+    for node in np.flatnonzero(tree.kind == DECISION):
+        k = tree.actions[node].index(CALL)
+        calls[tree.slot[node] + k] = 1.0
+    won, conceded = [], []
+    for p in (0.0, 0.5, 1.0):
+        solver = SubgameSolver(tree, space, board, ranges, model=OpponentModel(1, calls, ranges[1], p))
+        solver.iterate(300)
+        won.append(solver.value_against_model(0))
+        valid = space.valid(board)
+        mass = solver.joint_mass()
+        conceded.append(float(ranges[1][valid] @ solver.best_response_values(1)[0][valid]) / mass)
+        if p == 1.0:
+            table = solver.average_strategy()
+            theirs = np.repeat(tree.player[tree.kind == DECISION] == 1, tree.num_actions[tree.kind == DECISION])
+            table[theirs] = calls[theirs]
+            best = float(ranges[0][valid] @ solver.best_response_values(0, table)[0][valid]) / mass
+            assert won[-1] == pytest.approx(best, rel=0.01)
+    assert won[0] < won[1] < won[2]
+    assert conceded[0] < conceded[2]

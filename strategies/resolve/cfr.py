@@ -26,6 +26,8 @@ entered in an earlier solve). The re-solved strategy then gives it no more than 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
@@ -33,6 +35,20 @@ from pokerbot.strategies.resolve.holdings import HoldingSpace
 from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
 
 ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0
+
+
+@dataclass(frozen=True)
+class OpponentModel:
+    """A model of ``position`` for a restricted Nash response in the subgame (Johanson, Zinkevich
+    and Bowling 2008): with probability ``weight`` (p) that position plays ``strategy`` (``[slot,
+    holding]``, a full table of the tree's actions; only its own decisions' rows are read) from
+    ``range`` (its reach of every holding at the root), otherwise it plays freely (the solver's
+    regret minimiser). ``weight`` 0 is the equilibrium re-solve, 1 a best response to the model."""
+
+    position: int
+    strategy: np.ndarray
+    range: np.ndarray
+    weight: float
 
 
 class SubgameSolver:
@@ -53,6 +69,7 @@ class SubgameSolver:
         board: tuple[int, ...],
         ranges: np.ndarray,
         gadget: tuple[int, np.ndarray] | None = None,
+        model: OpponentModel | None = None,
     ) -> None:
         self.tree = tree
         self.space = space
@@ -81,6 +98,21 @@ class SubgameSolver:
         self._own = np.zeros((nodes, n), dtype=np.float32)
         self._values = np.zeros((nodes, n), dtype=np.float32)
         self._cards = np.ascontiguousarray(space.cards[live], dtype=np.int64)
+        self.model = model
+        self._model_reach: np.ndarray | None = None
+        if model is not None and model.weight > 0.0:
+            self._model_reach = np.zeros((nodes, n), dtype=np.float32)
+            _forward(
+                tree.kind,
+                tree.player,
+                tree.children,
+                tree.num_actions,
+                tree.slot,
+                np.ascontiguousarray(model.strategy[:, live], dtype=np.float32),
+                np.ascontiguousarray(model.range[live], dtype=np.float32),
+                model.position,
+                self._model_reach,
+            )
         self._leaves = np.flatnonzero(tree.kind == LEAF)
         self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
         if (tree.kind == SHOWDOWN).any():
@@ -134,6 +166,9 @@ class SubgameSolver:
                     opponent,
                     self._reach,
                 )
+                if self._model_reach is not None and self.model is not None and opponent == self.model.position:
+                    self._reach *= np.float32(1.0 - self.model.weight)  # the restricted opponent: the model
+                    self._reach += np.float32(self.model.weight) * self._model_reach  # with weight p, else free
                 _forward(
                     tree.kind,
                     tree.player,
@@ -279,6 +314,54 @@ class SubgameSolver:
             1,
         )
         return self._full(values)
+
+    def value_against_model(self, player: int) -> float:
+        """``player``'s expected value per deal, in chips, playing its average strategy against
+        the model (the other position playing the model's strategy from the model's range)."""
+        model = self.model
+        if model is None or model.position != 1 - player:
+            raise ValueError("no model of the other position")
+        tree = self.tree
+        strategy = self._live_average()
+        theirs = tree.player[tree.kind == DECISION] == model.position
+        rows = np.concatenate(
+            [np.full(int(c), t) for c, t in zip(tree.num_actions[tree.kind == DECISION], theirs, strict=True)]
+        )
+        strategy[rows] = model.strategy[:, self.live][rows]
+        reach = np.zeros_like(self._reach)
+        values = np.zeros_like(self._values)
+        model_range = np.ascontiguousarray(model.range[self.live], dtype=np.float32)
+        _forward(
+            tree.kind,
+            tree.player,
+            tree.children,
+            tree.num_actions,
+            tree.slot,
+            strategy,
+            model_range,
+            model.position,
+            reach,
+        )
+        self._terminal_values(player, reach, values)
+        scratch = np.zeros_like(self.regrets)
+        _backward(
+            tree.kind,
+            tree.player,
+            tree.children,
+            tree.num_actions,
+            tree.slot,
+            strategy,
+            values,
+            player,
+            scratch,
+            np.float32(1.0),
+            np.float32(1.0),
+            1,
+        )
+        ours = self._full(self.root_range(player))
+        theirs_full = self._full(model_range)
+        mass = float(ours.sum() * theirs_full.sum() - ours @ (self.space.conflicts.astype(np.float64) @ theirs_full))
+        return float(ours @ self._full(values)[0]) / mass if mass > 0 else 0.0
 
     def joint_mass(self) -> float:
         """The weight of all deals at the root: the sum over pairs of holdings that share no
@@ -517,4 +600,4 @@ def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bound
                 values[node, h] *= s
 
 
-__all__ = ["SubgameSolver"]
+__all__ = ["OpponentModel", "SubgameSolver"]
