@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pokerbot.protocol.actions import Action
+from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
 from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
-from pokerbot.strategies.resolve.holdings import holding_space
+from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
 from pokerbot.strategies.resolve.tree import BetSizing
 
 
@@ -52,6 +52,24 @@ class ResolveSettings:
 RangeOf = Callable[[HandState, int, int], np.ndarray]
 """``range_of(state, position, hand_number)``: the reach of every holding of ``position``
 given its actions so far, as the trunk strategy plays."""
+
+
+def warm_up(game: Game, space: HoldingSpace, sizing: BetSizing | None) -> None:
+    """One iteration of a solve in the last round and in the one before it (a leaf's run-out
+    matrix included): every compiled kernel of the solver is loaded."""
+    from pokerbot.strategies.resolve.cfr import SubgameSolver
+    from pokerbot.strategies.resolve.tree import build_subgame
+
+    deck = sorted(game.deck)
+    for rounds in sorted({max(0, game.num_rounds - 2), game.num_rounds - 1}):
+        state = HandState(game, board_cards=tuple(deck[-game.total_board_cards :]) if game.total_board_cards else ())
+        while state.round < rounds and not state.finished:
+            state.apply(CALL)
+        if state.finished:
+            continue
+        board = tuple(state.visible_board())
+        tree = build_subgame(state, sizing)
+        SubgameSolver(tree, space, board, np.ones((2, space.size))).iterate(1)
 
 
 class PlayerRange:
@@ -103,9 +121,11 @@ class ResolvingPlayer(Strategy):
         """Decisions played by the trunk because the time left was too short."""
 
     def prepare(self) -> None:
-        """Load the trunk."""
+        """Load the trunk, and load (or compile) the solver's code with a small solve in each
+        kind of round, so that the first real decision pays none of it."""
         if self.trunk is not None:
             self.trunk.prepare()
+        warm_up(self.game, self.space, self.settings.sizing if self.game.is_nolimit else None)
 
     # ------------------------------------------------------------------ hands
     def _start(self, view: MatchState) -> ContinualResolver:
