@@ -151,7 +151,7 @@ class ResolvingPlayer(Strategy):
             assert self.trunk is not None
             return self.trunk.action_probabilities(view)
         resolver = self._start(view)
-        return normalized(resolver.probabilities(state, view.hole_cards, self.settings.budget()))
+        return normalized(resolver.probabilities(state, view.hole_cards, self.settings.budget(self.settings.seconds)))
 
     def costly_probabilities(self, view: MatchState) -> bool:
         return view.state.round >= self.first_round
