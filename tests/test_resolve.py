@@ -221,8 +221,8 @@ def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
     registry = default_registry()
     outcomes = []
     for _ in range(2):
-        players = [registry.create("resolve:10iterations", game, 5), registry.create("random", game, 6)]
-        outcome = run_inprocess_match(game, 6, 11, players, ["resolve", "random"])
+        players = [registry.create("resolve:5iterations", game, 5), registry.create("random", game, 6)]
+        outcome = run_inprocess_match(game, 4, 11, players, ["resolve", "random"])
         assert not any(outcome.illegal_actions.values())
         outcomes.append(outcome.totals)
     assert outcomes[0] == outcomes[1]
