@@ -42,6 +42,11 @@ from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
 from pokerbot.strategies.resolve.tree import DECISION, BetSizing, build_subgame
 
+STARTS = ("range", "runout")
+"""Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the
+trunk plays (Bayes' rule); ``runout``, its counterfactual values if the cards were run out
+with no more betting, as the gadget's bounds (its range is then the gadget's choice)."""
+
 Trunk = Callable[[HandState], tuple[np.ndarray, np.ndarray]]
 """``trunk(state)``: at the start of the first re-solved round (``state``), the reach of every
 holding of position 0 and of position 1 given the betting so far."""
@@ -90,6 +95,7 @@ class ContinualResolver:
         first_round: int,
         sizing: BetSizing | None = None,
         space: HoldingSpace | None = None,
+        start: str = "range",
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
@@ -99,6 +105,9 @@ class ContinualResolver:
         self.first_round = first_round
         self.sizing = sizing if sizing is not None else (BetSizing() if game.is_nolimit else None)
         self.space = space if space is not None else holding_space(game)
+        if start not in STARTS:
+            raise ValueError(f"unknown start {start!r}: choose from {', '.join(STARTS)}")
+        self.start = start
         self._decisions: dict[tuple[str, tuple[int, ...]], Decision] = {}
 
     def reset(self) -> None:
@@ -145,7 +154,13 @@ class ContinualResolver:
             r * valid if (r * valid).sum() > 0.0 else valid for r in ranges
         ]  # a range the trunk rules out: any holding
         us, them = self.position, 1 - self.position
-        anchor = _Anchor(replay.copy(), ranges[us].copy(), ranges[them].copy(), None)
+        if self.start == "range" or replay.round == 0:
+            anchor = _Anchor(replay.copy(), ranges[us].copy(), ranges[them].copy(), None)
+        else:  # the opponent's values if the cards were run out from here: the first solve is gadgeted too
+            stake = float(min(replay.spent))
+            board = tuple(replay.visible_board())
+            bounds = stake * (self.space.runout_matrix(board).astype(np.float64) @ ranges[us])
+            anchor = _Anchor(replay.copy(), ranges[us].copy(), None, bounds * valid)
         for _round, actor, action in history[i:]:
             if actor == us:
                 decision = self.decision(replay, budget)

@@ -51,6 +51,7 @@ def resolved_policy(
     first_round: int = 0,
     trunk: Policy | None = None,
     sizing: BetSizing | None = None,
+    start: str = "range",
 ) -> Policy:
     """The re-solving player's strategy at every information set of a small limit ``game``,
     both positions: re-solved from ``first_round`` on (iterations only, so it is a fixed
@@ -76,7 +77,7 @@ def resolved_policy(
     deck = sorted(game.deck)
     boards = list(itertools.permutations(deck, game.total_board_cards)) if game.total_board_cards else [()]
     for board in boards:
-        resolvers = [ContinualResolver(game, p, trunk_ranges, first_round, sizing, space) for p in (0, 1)]
+        resolvers = [ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start) for p in (0, 1)]
         _walk(HandState(game, board_cards=board), resolvers, trunk, budget, space, table)
     return Policy.from_arrays(game, table, {"algorithm": "continual re-solving", "iterations": budget.iterations})
 
