@@ -17,8 +17,8 @@ import statistics
 import time
 from pathlib import Path
 
-from pokerbot.models.buckets.ehs import board_ehs, hand_ehs
 from pokerbot.models.buckets.tables import EhsTables
+from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.solver import AbstractSolver

@@ -6,7 +6,7 @@ default agent: ``adaptive`` in heads-up hold'em) and prints its winnings in mbb/
 gives the speed figure of ``docs/performance.md``. Every core is used (``--jobs``: a local Ray, one task per match); the
 load average is printed with the figures (the machine is shared).
 
-``--kernels`` instead times the equity arithmetic (:mod:`pokerbot.strategies.showdown`), medians
+``--kernels`` instead times the equity arithmetic (:mod:`pokerbot.protocol.analysis.equity`), medians
 of ``--repeats`` runs, beside eval7's range Monte Carlo at 2,000 draws on the same boards.
 """
 
@@ -24,10 +24,11 @@ import numpy as np
 
 from pokerbot.bot.lbr.matches import RegistryStrategy, lbr_matches, run_lbr
 from pokerbot.bot.matches.executor import make_executor
+from pokerbot.protocol.analysis.equity import equity_vs_random_all, equity_vs_ranges
+from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
 from pokerbot.strategies.registry import default_strategy
-from pokerbot.strategies.showdown import HOLDINGS, NUM_HOLDINGS, equity_vs_random_all, equity_vs_ranges
 
 EVAL7 = [eval7.Card(rank + suit) for rank in "23456789TJQKA" for suit in "cdhs"]
 

@@ -13,8 +13,8 @@ import statistics
 import time
 from pathlib import Path
 
+from pokerbot.protocol.analysis.ranking import rank_generic, rank_standard
 from pokerbot.protocol.game import parse_game
-from pokerbot.protocol.ranking import rank_generic, rank_standard
 from pokerbot.protocol.wire import parse_match_state
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "acpc"

@@ -37,7 +37,7 @@ showdown is always on the river board.
 **Rows**: :func:`action_rows` turns a finished hand, as one player (the *observer*) saw it,
 into one ``(context, class)`` row per decision of the other players; :func:`showdown_rows`
 gives the revealed hand strength of each other player at a showdown (label: the bin of
-:func:`~models.handstrength.hand_strength`, percentile rank on the final board, in
+:func:`~pokerbot.protocol.analysis.strength.hand_strength`, percentile rank on the final board, in
 :data:`~models.handstrength.STRENGTH_BINS` bins). :func:`log_line_rows` (a ``STATE`` line)
 and :func:`logged_hand_rows` (a parsed one) do both for an ACPC log line from any player's
 view (the log holds every card).
@@ -54,8 +54,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from pokerbot.models.abstraction import LIMIT_RAISE_CLASS, ActionClass, classify, classify_raise, legal_mask
-from pokerbot.models.handstrength import board_texture, hand_strength, strength_bin
+from pokerbot.models.handstrength import board_texture, strength_bin
 from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.matchlog import LoggedHand, parse_state_line

@@ -33,13 +33,15 @@ from __future__ import annotations
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pokerbot.protocol.cards import MAX_RANKS, MAX_SUITS, Card, deck_cards
 from pokerbot.protocol.errors import GameDefinitionError
-from pokerbot.protocol.ranking import HandRanker, hand_ranker
+
+if TYPE_CHECKING:
+    from pokerbot.protocol.analysis.ranking import HandRanker
 
 MAX_PLAYERS = 10
 MAX_ROUNDS = 4
@@ -134,6 +136,8 @@ class Game(BaseModel):
     @cached_property
     def ranker(self) -> HandRanker:
         """Ranks a showdown hand (hole plus all board cards) of this game; larger is better."""
+        from pokerbot.protocol.analysis.ranking import hand_ranker  # loaded at the first showdown
+
         return hand_ranker(self.is_standard_deck, self.num_hole_cards + self.total_board_cards)
 
 

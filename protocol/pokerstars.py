@@ -15,13 +15,13 @@ import datetime
 from collections.abc import Sequence
 
 from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.analysis.ranking import CATEGORY_NAMES, category_of, rank_generic
 from pokerbot.protocol.cards import CARD_STRINGS
 from pokerbot.protocol.errors import LogFormatError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.matchlog import LoggedHand, format_value
 from pokerbot.protocol.pokerkit_games import holdem_variant
-from pokerbot.protocol.ranking import CATEGORY_NAMES, category_of, rank_generic
 
 _STREETS = ("FLOP", "TURN", "RIVER")
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.analysis.preflop import hand_class
 from pokerbot.protocol.cards import rank_of
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
-from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
+from pokerbot.strategies.push_fold_chart import PushFoldChart, push_fold_chart
 
 
 def _raise_to(game: Game, size: int) -> Action:

@@ -2,11 +2,11 @@
 
 Every styled player follows one rule, parametrised by a :class:`Style`:
 
-1. **Strength** ``e``: pre-flop, the hand's all-in equity against one random hand (the
-   hold'em chart of :func:`strategies.push_fold_chart.push_fold_chart`; other games sample);
-   after the flop, equity against one random hand from :data:`EQUITY_SAMPLES` seeded draws
-   (:func:`models.handstrength.equity_vs_random`), raised to the power of the number of
-   opponents still in the hand.
+1. **Strength** ``e``: pre-flop in hold'em, the hand's all-in equity against one random hand
+   (its class's, :func:`pokerbot.protocol.analysis.preflop.preflop_class_equity`); otherwise
+   equity against one random hand from :data:`EQUITY_SAMPLES` seeded draws
+   (:func:`pokerbot.protocol.analysis.strength.sampled_equity_vs_random`), raised to the power
+   of the number of opponents still in the hand.
 2. **Value**: with ``e >= value`` (``preflop_raise`` pre-flop, ``bet`` after) it bets or
    raises with probability ``aggression`` while the round has fewer than ``raise_cap`` raises.
 3. **No bet to call**: otherwise it bluffs (bets) with probability ``bluff``, else checks.
@@ -16,10 +16,10 @@ Every styled player follows one rule, parametrised by a :class:`Style`:
    bluff-raises with probability ``bluff / 2``; else it folds.
 
 **Action probabilities** (:meth:`StyledPlayer.action_probabilities`) are exact: pre-flop the
-strength is the chart's; after the flop the sampled estimate ``(W + T / 2) / n`` counts ``W``
+strength is the table's; after the flop the sampled estimate ``(W + T / 2) / n`` counts ``W``
 wins and ``T`` ties among ``n = EQUITY_SAMPLES`` independent draws, so it follows a
 multinomial law given the exact chances of a win and a tie against a random hand
-(:func:`pokerbot.strategies.showdown.equity_vs_random_all`, every holding of a board at
+(:func:`pokerbot.protocol.analysis.equity.equity_vs_random_all`, every holding of a board at
 once, kept for the last few boards). The probability of each branch of the rule follows.
 
 Styled players are for hold'em (limit and no-limit, any number of players; the rule itself
@@ -41,8 +41,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pokerbot.models.handstrength import equity_vs_random
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, LegalActions
+from pokerbot.protocol.analysis.preflop import hand_class, preflop_class_equity
+from pokerbot.protocol.analysis.strength import sampled_equity_vs_random
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.wire import MatchState
@@ -53,7 +54,6 @@ from pokerbot.strategies.base import (
     StrategyFactory,
     normalized,
 )
-from pokerbot.strategies.push_fold_chart import PushFoldChart, hand_class, push_fold_chart
 
 if TYPE_CHECKING:  # numpy and numba load only when probabilities are asked (``pokerbot play`` stays light)
     import numpy as np
@@ -210,7 +210,6 @@ class StyledPlayer(Strategy):
     def __init__(self, game: Game, seed: int | None = None, style: Style | None = None) -> None:
         super().__init__(game, seed)
         self.style = style or STYLES["tight-aggressive"]
-        self._chart: PushFoldChart | None = None
         self._holdem = game.is_standard_deck and game.num_hole_cards == 2
         self._survival: dict[tuple[Card, ...], np.ndarray] = {}
 
@@ -223,11 +222,9 @@ class StyledPlayer(Strategy):
         state = view.state
         board = state.visible_board()
         if not board and self._holdem:
-            if self._chart is None:
-                self._chart = push_fold_chart()
-            equity = self._chart.equity[hand_class(view.hole_cards)]
+            equity = preflop_class_equity()[hand_class(view.hole_cards)]
         else:
-            equity = equity_vs_random(self.game, view.hole_cards, board, self.rng, EQUITY_SAMPLES)
+            equity = sampled_equity_vs_random(self.game, view.hole_cards, board, self.rng, EQUITY_SAMPLES)
         opponents = sum(1 for p, folded in enumerate(state.folded) if not folded and p != view.position)
         return equity ** max(opponents, 1)
 
@@ -292,7 +289,7 @@ class StyledPlayer(Strategy):
         return normalized(weights)
 
     def probability_key(self, view: MatchState) -> Hashable:
-        """The starting-hand class pre-flop in hold'em (the chart's key), else the hole cards."""
+        """The starting-hand class pre-flop in hold'em (the table's key), else the hole cards."""
         if self._holdem and not view.state.visible_board():
             return hand_class(view.hole_cards)
         return view.hole_cards
@@ -304,15 +301,13 @@ class StyledPlayer(Strategy):
         opponents = sum(1 for p, folded in enumerate(state.folded) if not folded and p != view.position)
         power = max(opponents, 1)
         if not board and self._holdem:
-            if self._chart is None:
-                self._chart = push_fold_chart()
-            strength = self._chart.equity[hand_class(view.hole_cards)] ** power
+            strength = preflop_class_equity()[hand_class(view.hole_cards)] ** power
             return lambda threshold: 1.0 if strength >= threshold else 0.0
         if not self._holdem or self.game.total_board_cards != 5:
             raise ActionProbabilitiesError(
                 "styled action probabilities need hold'em (two hole cards, five board cards)"
             )
-        from pokerbot.strategies.showdown import holding_index  # numba: compiled on first use
+        from pokerbot.protocol.analysis.holdings import holding_index  # numba: compiled on first use
 
         row = self._survival_table(board)[holding_index(view.hole_cards)]
         levels = _strength_levels(power)
@@ -325,7 +320,7 @@ class StyledPlayer(Strategy):
             board = tuple(sorted(board))
             table = self._survival.get(board)
         if table is None:
-            from pokerbot.strategies.showdown import equity_vs_random_all, score_survival
+            from pokerbot.protocol.analysis.equity import equity_vs_random_all, score_survival
 
             win, tie = equity_vs_random_all(board)
             table = score_survival(win, tie, EQUITY_SAMPLES)

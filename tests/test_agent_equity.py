@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pokerbot.models.handstrength import hand_strength
 from pokerbot.models.hoeffding import HandStrengthModel
+from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState

@@ -16,28 +16,12 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.agent import player as player_module
 from pokerbot.strategies.agent import search as search_module
 from pokerbot.strategies.agent.player import MARGIN_SHARE, AgentSettings, MiximaxAgent, miximax_factory
-from pokerbot.strategies.agent.preflop import (
-    PreflopChartError,
-    all_classes,
-    class_combos,
-    class_of,
-    load_chart,
-    parse_chart,
-)
+from pokerbot.strategies.agent.preflop import PreflopChartError, load_chart, parse_chart
 from pokerbot.strategies.agent.search import SearchSettings
 from tests.conftest import FakeClock
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
-
-
-def test_classes_and_combos() -> None:
-    classes = all_classes()
-    assert len(classes) == 169 and len(set(classes)) == 169
-    assert classes[:4] == ("AA", "AKs", "AKo", "AQs") and classes[-1] == "22"
-    assert sum(len(class_combos(label)) for label in classes) == 1326
-    assert class_of(cards_from_string("7h2h")) == "72s" and class_of(cards_from_string("2c7d")) == "72o"
-    assert all(class_of(combo) == label for label in classes for combo in class_combos(label))
 
 
 def test_packaged_chart_loads_and_is_sane() -> None:

@@ -8,9 +8,10 @@ import pytest
 
 from pokerbot.models.abstraction import ActionClass
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.preflop import class_combos
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.preflop import class_combos, load_chart
+from pokerbot.strategies.agent.preflop import load_chart
 from pokerbot.strategies.agent.preflop_policy import (
     COMBINATIONS,
     PreflopAdaptation,

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 import pytest
 
 from pokerbot.models.features import showdown_context
-from pokerbot.models.handstrength import board_texture, hand_strength
+from pokerbot.models.handstrength import board_texture
 from pokerbot.models.hoeffding import HandStrengthModel
 from pokerbot.models.prior import models_for_game
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState

@@ -17,6 +17,7 @@ from pokerbot.bot.matches.base import strategy_seed
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.analysis.headsup import heads_up_equity
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
@@ -25,7 +26,6 @@ from pokerbot.protocol.wire import MatchState, replay_betting
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall
 from pokerbot.strategies.evaluation.aivat import Aivat, AivatError
-from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
 from pokerbot.strategies.evaluation.recording import RecordingStrategy
 from pokerbot.strategies.evaluation.series import aivat_hands

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.analysis.preflop import combos_of, hand_class
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game, parse_game
@@ -18,14 +19,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import BASELINES, PushFold, RandomPlayer, effective_stack_bb
-from pokerbot.strategies.push_fold_chart import (
-    MIN_PUSH_FRACTION,
-    TOTAL_COMBOS,
-    combos_of,
-    hand_class,
-    push_fold_chart,
-    push_fraction,
-)
+from pokerbot.strategies.push_fold_chart import MIN_PUSH_FRACTION, TOTAL_COMBOS, push_fold_chart, push_fraction
 from pokerbot.strategies.registry import default_registry
 
 REGISTRY = default_registry()

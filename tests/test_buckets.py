@@ -16,13 +16,14 @@ from pokerbot.models.buckets.abstraction import (
     ExactAbstraction,
     abstraction_from_spec,
 )
-from pokerbot.models.buckets.ehs import board_ehs, hand_ehs
-from pokerbot.models.buckets.evaluator import HAND_INDEX, rank_hand
-from pokerbot.models.buckets.preflop import CLASS_NAMES, preflop_ehs_table
 from pokerbot.models.buckets.tables import build_ehs_tables
+from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX
+from pokerbot.protocol.analysis.preflop import CLASSES, preflop_equity
+from pokerbot.protocol.analysis.ranking import rank_generic, rank_standard
+from pokerbot.protocol.analysis.showdown import rank_hand
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
-from pokerbot.protocol.ranking import rank_generic, rank_standard
 
 
 def test_numba_ranking_equals_the_protocol_ranking():
@@ -71,14 +72,14 @@ def test_ehs_equals_brute_force(hole, board):
     expected = _brute_force_ehs(hole_cards, board_cards)
     assert hand_ehs(hole_cards, board_cards) == pytest.approx(expected, abs=1e-12)
     table = board_ehs(board_cards)
-    assert table[HAND_INDEX[hole_cards[0], hole_cards[1]]] == pytest.approx(expected, abs=1e-12)
-    assert np.isnan(table[HAND_INDEX[board_cards[0], board_cards[1]]])
+    assert table[HOLDING_INDEX[hole_cards[0], hole_cards[1]]] == pytest.approx(expected, abs=1e-12)
+    assert np.isnan(table[HOLDING_INDEX[board_cards[0], board_cards[1]]])
 
 
 def test_preflop_table_orders_the_classes():
-    table = preflop_ehs_table()
-    assert len(CLASS_NAMES) == 169 and table.shape == (1326,)
-    by_class = {name: table[HAND_INDEX[c[0], c[1]]] for name, c in (("AA", (48, 49)), ("72o", (20, 1)))}
+    table = preflop_equity()
+    assert len(CLASSES) == 169 and table.shape == (1326,)
+    by_class = {name: table[HOLDING_INDEX[c[0], c[1]]] for name, c in (("AA", (48, 49)), ("72o", (20, 1)))}
     assert by_class["AA"] == pytest.approx(0.852, abs=0.003)  # published all-in equity against a random hand
     assert by_class["72o"] == pytest.approx(0.346, abs=0.003)
 
@@ -100,7 +101,7 @@ def test_ehs_buckets_agree_with_their_deal_tables():
         tables = abstraction.deal_tables(source)
         assert tables.buckets.shape == (2, 4, 1326) and not tables.exhaustive
         board = [int(c) for c in source.boards[1]]
-        for hand in (HAND_INDEX[0, 1], HAND_INDEX[50, 51], HAND_INDEX[20, 33]):
+        for hand in (HOLDING_INDEX[0, 1], HOLDING_INDEX[50, 51], HOLDING_INDEX[20, 33]):
             cards = tables.hand_cards[hand]
             if set(cards.tolist()) & set(board):
                 continue

@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDINGS
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState, parse_match_state
@@ -40,7 +40,7 @@ def with_hole(view: MatchState, hole: tuple[int, int]) -> MatchState:
 
 def free_holdings(state: HandState, count: int, seed: int) -> list[tuple[int, int]]:
     board = set(state.visible_board())
-    free = [(int(a), int(b)) for a, b in HAND_CARDS if a not in board and b not in board]
+    free = [(int(a), int(b)) for a, b in HOLDINGS if a not in board and b not in board]
     return random.Random(seed).sample(free, count)
 
 
@@ -71,9 +71,9 @@ def test_the_range_is_the_product_of_the_policys_probabilities(players):
         for state, action in steps:
             state.hole_cards = [None, hole] if view.position == 1 else [hole, None]
             expected *= plain.action_probabilities(MatchState(view.position, view.hand_number, state)).get(action, 0.0)
-        assert weights[HAND_INDEX[hole]] == pytest.approx(expected, abs=1e-9)
+        assert weights[HOLDING_INDEX[hole]] == pytest.approx(expected, abs=1e-9)
     board = view.state.visible_board()
-    clashing = [k for k, (a, b) in enumerate(HAND_CARDS) if a in board or b in board]
+    clashing = [k for k, (a, b) in enumerate(HOLDINGS) if a in board or b in board]
     assert not weights[clashing].any()
 
 
@@ -89,7 +89,7 @@ def test_facing_a_bet_the_range_folds_no_more_than_the_price(players, line):
     before = after = 0.0
     strength = np.nan_to_num(defence.ranges.abstraction.ehs_all(state.visible_board()), nan=-1.0)
     moved_by_strength = []
-    for k, (a, b) in enumerate(HAND_CARDS):
+    for k, (a, b) in enumerate(HOLDINGS):
         if weights[k] <= 0.0 or a in board or b in board:
             continue
         hole = (int(a), int(b))

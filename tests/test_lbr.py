@@ -23,6 +23,8 @@ from pokerbot.bot.lbr.matches import (
 )
 from pokerbot.bot.matches.executor import make_executor
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.equity import equity_vs_random_all
+from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game, parse_game
 from pokerbot.protocol.hand import HandState
@@ -30,7 +32,6 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
 from pokerbot.strategies.exploit.lbr import LbrError, LbrSettings, LocalBestResponse, parse_betting
 from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.showdown import HOLDINGS, NUM_HOLDINGS, equity_vs_random_all
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -142,7 +143,7 @@ class Costly(Strategy):
 
 
 def _index(cards: tuple[int, ...]) -> int:
-    from pokerbot.strategies.showdown import holding_index
+    from pokerbot.protocol.analysis.holdings import holding_index
 
     return holding_index(cards)
 
@@ -358,14 +359,15 @@ def test_lbr_exploits_always_call_more_than_miximax_does():
 def test_preflop_equity_against_a_uniform_range_is_the_class_table():
     """A range still uniform pre-flop (a random hand) is valued with the abstraction's exact
     class table, which the Monte Carlo agrees with; a range that is not keeps the Monte Carlo."""
-    from pokerbot.models.buckets.preflop import preflop_ehs_table
-    from pokerbot.strategies.showdown import conflict_mask, equity_vs_ranges, holding_index
+    from pokerbot.protocol.analysis.equity import equity_vs_ranges
+    from pokerbot.protocol.analysis.holdings import conflict_mask, holding_index
+    from pokerbot.protocol.analysis.preflop import preflop_equity
 
     lbr = LocalBestResponse(NOLIMIT, 3, default_registry().create("always-call", NOLIMIT, 3))
     for text in ("AsAh", "7c2d", "JhTh"):
         hole = tuple(cards_from_string(text))
         uniform = np.where(conflict_mask(hole), 0.0, 1.0 / 1225)
-        table = float(preflop_ehs_table()[holding_index(hole)])
+        table = float(preflop_equity()[holding_index(hole)])
         assert lbr._equity(hole, (), uniform) == table
         sampled = float(equity_vs_ranges(hole, (), uniform, samples=4000, seed=1)[0])
         assert abs(sampled - table) < 0.025  # 3 standard deviations of 4,000 samples

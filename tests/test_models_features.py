@@ -21,8 +21,9 @@ from pokerbot.models.features import (
     showdown_rows,
     view_rows,
 )
-from pokerbot.models.handstrength import board_texture, equity_vs_random, hand_strength, strength_bin
+from pokerbot.models.handstrength import board_texture, strength_bin
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.analysis.strength import hand_strength, sampled_equity_vs_random
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
@@ -203,8 +204,8 @@ def test_board_texture() -> None:
 
 def test_equity_vs_random_is_seeded_and_sensible() -> None:
     hole = cards_from_string("AhAd")
-    first = equity_vs_random(NOLIMIT, hole, (), random.Random(3), 200)
-    assert first == equity_vs_random(NOLIMIT, hole, (), random.Random(3), 200)
+    first = sampled_equity_vs_random(NOLIMIT, hole, (), random.Random(3), 200)
+    assert first == sampled_equity_vs_random(NOLIMIT, hole, (), random.Random(3), 200)
     assert 0.75 < first < 0.95
 
 

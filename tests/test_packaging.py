@@ -72,5 +72,6 @@ def test_the_wheel_has_one_top_level_package(tmp_path):
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top_level == {"pokerbot"}
     assert "pokerbot/protocol/games/kuhn.game" in names
+    assert "pokerbot/protocol/analysis/data/preflop_equity.json" in names
     assert any(name.startswith("pokerbot/models/data/") and name.endswith(".prior") for name in names)
     assert {"pokerbot/bot/human/webui/index.html", "pokerbot/bot/human/webui/app.js"} <= set(names)

@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.equity import equity_vs_ranges
+from pokerbot.protocol.analysis.headsup import equity_all_vs_holding
+from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS, conflict_mask, holding_index
+from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.cards import cards_from_string as parse_cards
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
@@ -22,14 +25,6 @@ from pokerbot.strategies.baselines import AlwaysCall, RandomPlayer
 from pokerbot.strategies.safe.agent import RANGE_VALUE_MIN_BUDGET, SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import SafetySettings
 from pokerbot.strategies.safe.values import flop_equities, hand_value, range_hand_value
-from pokerbot.strategies.showdown import (
-    HOLDINGS,
-    NUM_HOLDINGS,
-    conflict_mask,
-    equity_all_vs_holding,
-    equity_vs_ranges,
-    holding_index,
-)
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -89,7 +84,7 @@ def _one_holding(state: HandState, position: int, hole: tuple[int, ...]) -> floa
         value = (2 * float(equity_vs_ranges(hole, board, weights)[0]) - 1) * min(state.spent)
     else:
         value = float(state.values()[position])
-    table = preflop_ehs_table()
+    table = preflop_equity()
     equities = [float(table.mean()), float(table[holding_index(hole)])]
     equities += [
         float(equity_vs_ranges(hole, board[:n], np.ones(NUM_HOLDINGS))[0]) for n in (3, 4, 5) if n <= len(board)

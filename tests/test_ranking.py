@@ -4,9 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerbot.protocol.cards import cards_from_string
-from pokerbot.protocol.game import load_game
-from pokerbot.protocol.ranking import (
+from pokerbot.protocol.analysis.ranking import (
     CATEGORY_NAMES,
     FLUSH,
     FULL_HOUSE,
@@ -19,6 +17,8 @@ from pokerbot.protocol.ranking import (
     rank_generic,
     rank_standard,
 )
+from pokerbot.protocol.cards import cards_from_string
+from pokerbot.protocol.game import load_game
 
 
 def sign(x: int) -> int:

@@ -12,9 +12,10 @@ import pytest
 from scipy.stats import norm
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.buckets.evaluator import HAND_INDEX
-from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.equity import equity_vs_ranges
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, NUM_HOLDINGS
+from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.cards import cards_from_string as parse_cards
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
@@ -25,7 +26,6 @@ from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import MAX_OPEN_HANDS, SafeAdaptiveAgent
 from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings
 from pokerbot.strategies.safe.values import FLOP_SAMPLES, board_equity, hand_value, luck_features
-from pokerbot.strategies.showdown import NUM_HOLDINGS, equity_vs_ranges
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -250,8 +250,8 @@ def test_a_river_showdown_and_a_fold_are_the_chips_won_less_the_card_luck():
     folded.apply(FOLD)
     assert hand_value(folded, 0, luck=False) == 50 and hand_value(folded, 1, luck=False) == -50
     # the luck of the deal (the small blind folded): aces get 2 m (e - mean e) taken off, m = the 50 chips matched
-    table = preflop_ehs_table()
-    aces = float(table[int(HAND_INDEX[parse_cards("Ah")[0], parse_cards("Ad")[0]])])
+    table = preflop_equity()
+    aces = float(table[int(HOLDING_INDEX[parse_cards("Ah")[0], parse_cards("Ad")[0]])])
     assert hand_value(folded, 0) == pytest.approx(50 - 2 * 50 * (aces - table.mean()))
     # checked down: the deal and every street's change of equity against a random holding
     board = parse_cards("2s7sJc4d9h")

@@ -8,21 +8,13 @@ import eval7
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.evaluator import rank_hand
-from pokerbot.models.handstrength import hand_strength
+from pokerbot.protocol.analysis.equity import equity_vs_random_all, equity_vs_ranges, score_survival
+from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS, conflict_mask, holding_index
+from pokerbot.protocol.analysis.ranking import rank_generic
+from pokerbot.protocol.analysis.showdown import rank_hand, rank_holdings_into
+from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import CARD_STRINGS, cards_from_string
 from pokerbot.protocol.game import load_game
-from pokerbot.protocol.ranking import rank_generic
-from pokerbot.strategies.showdown import (
-    HOLDINGS,
-    NUM_HOLDINGS,
-    _rank_holdings,
-    conflict_mask,
-    equity_vs_random_all,
-    equity_vs_ranges,
-    holding_index,
-    score_survival,
-)
 
 GAME = load_game("holdem-nolimit-2p")
 
@@ -33,7 +25,7 @@ def test_every_holding_is_ranked_as_the_generic_ranker_ranks_it(board):
     own cards) gives every holding the dealer's value."""
     cards = list(cards_from_string(board))
     ranks = np.empty(NUM_HOLDINGS, dtype=np.int64)
-    valid = _rank_holdings(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
+    valid = rank_holdings_into(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
     assert valid == NUM_HOLDINGS - conflict_mask(cards).sum()
     for h, (low, high) in enumerate(HOLDINGS):
         expected = -1 if {int(low), int(high)} & set(cards) else rank_generic([*cards, int(low), int(high)])
@@ -45,7 +37,7 @@ def test_random_boards_rank_every_holding_as_the_generic_ranker():
     ranks = np.empty(NUM_HOLDINGS, dtype=np.int64)
     for _ in range(20):
         cards = rng.sample(range(52), 5)
-        _rank_holdings(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
+        rank_holdings_into(np.array(cards, dtype=np.int64), HOLDINGS, ranks)
         for h in rng.sample(range(NUM_HOLDINGS), 200):
             low, high = (int(c) for c in HOLDINGS[h])
             if {low, high} & set(cards):

@@ -28,11 +28,11 @@ from pokerbot.bot.client.play import DealerConnectionError, play_match
 from pokerbot.bot.human.terminal import TerminalHuman
 from pokerbot.bot.transports import TransportURLError, transport_for
 from pokerbot.bot.transports.base import format_host
+from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
-from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.strategies.base import Strategy, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 

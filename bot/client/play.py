@@ -46,10 +46,10 @@ from pokerbot.bot.client.runner import InlineRunner, Isolation, Runner, Strategy
 from pokerbot.bot.client.worker import StrategyBusyError
 from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, transport_for
 from pokerbot.protocol.actions import Action
+from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import DecisionClock, TimeLimits
-from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
 from pokerbot.protocol.wire import MatchState, is_comment
 from pokerbot.strategies.base import Strategy

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pokerbot.bot.dealer.config import DealerConfig, MatchResult
 from pokerbot.bot.dealer.output import DealerOutput, stamp
 from pokerbot.bot.transports import LineConnection, LineTooLongError, Listener, transport_for
+from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.dealer_events import DealerEvent
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import ProtocolError
-from pokerbot.protocol.ranking import preload_ranker
 from pokerbot.protocol.session import check_version
 from pokerbot.protocol.wire import is_comment
 

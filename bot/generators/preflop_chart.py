@@ -7,9 +7,10 @@ typed by hand: every entry follows from the equity matrix and the rules below.
 **Equity matrix.** For the 169 starting-hand classes, ``M[i][j]`` is the all-in pre-flop
 equity (ties half) of class ``i`` against class ``j``: one representative combination of
 ``i`` (the first in card order) against every combination of ``j`` that shares no card
-with it, by eval7's Monte Carlo (:data:`ITERATIONS` boards, eval7's generator seeded with
-:data:`SEED`), then symmetrised, ``M <- (M + 1 - M^T) / 2``. Error: each estimate has a
-standard deviation of at most ``0.5 / sqrt(ITERATIONS)`` (0.0035 at 20 000), 0.0025 after
+with it, by eval7's Monte Carlo
+(:func:`pokerbot.protocol.analysis.equity.sampled_equity_vs_range`, :data:`ITERATIONS` boards,
+eval7's generator seeded once with :data:`SEED`), then symmetrised, ``M <- (M + 1 - M^T) / 2``.
+Error: each estimate has a standard deviation of at most ``0.5 / sqrt(ITERATIONS)`` (0.0035 at 20 000), 0.0025 after
 symmetrising; the representative combination adds a suit effect of about 0.01 at most
 (e.g. flush blockers). ``W[i][j]`` counts the combinations of ``j`` compatible with a
 combination of ``i`` (averaged over ``i``'s combinations, exact), so ranges weigh classes
@@ -41,19 +42,16 @@ import json
 import time
 from pathlib import Path
 
-import eval7
-import eval7.xorshift_rand
 import numpy as np
 
-from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.protocol.analysis.equity import Eval7Range, sampled_equity_vs_range
+from pokerbot.protocol.analysis.preflop import CLASSES, class_combos
 from pokerbot.strategies.agent.preflop import (
     ACTION_CODES,
     CHART_FORMAT,
     CHART_VERSION,
     DEFAULT_CHART_PATH,
     POSITIONS,
-    all_classes,
-    class_combos,
 )
 from pokerbot.strategies.agent.preflop_policy import (
     ALL_IN_EQUITY,
@@ -75,28 +73,24 @@ FACED_BUCKETS_BB = (1.0, 2.0, 3.0, 4.0, 6.0, 9.0, 13.0, 20.0, 30.0, 50.0, 100.0,
 FICTITIOUS_PLAY_ITERATIONS = 400
 
 
-def _eval7(card: Card) -> eval7.Card:
-    return eval7.Card(CARD_STRINGS[card])
-
-
 def equity_matrix(iterations: int = ITERATIONS, seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
-    """``(M, W)`` of the module docstring, over :func:`all_classes` in order."""
-    classes = all_classes()
+    """``(M, W)`` of the module docstring, over :data:`~pokerbot.protocol.analysis.preflop.CLASSES` in order."""
+    classes = CLASSES
     combos = [class_combos(label) for label in classes]
     n = len(classes)
-    eval7.xorshift_rand.seed(seed)
+    next_seed: int | None = seed  # eval7's generator is seeded once, before the first estimate
     raw = np.zeros((n, n))
     weights = np.zeros((n, n))
     for i in range(n):
         hero = combos[i][0]
-        hero_cards = [_eval7(c) for c in hero]
         for j in range(n):
             counts = [sum(1 for other in combos[j] if not set(other) & set(mine)) for mine in combos[i]]
             weights[i, j] = sum(counts) / len(counts)
             if j < i:
                 continue
-            villain = [((_eval7(a), _eval7(b)), 1.0) for a, b in combos[j] if not {a, b} & set(hero)]
-            raw[i, j] = eval7.py_hand_vs_range_monte_carlo(hero_cards, villain, [], iterations)
+            villain = Eval7Range((a, b) for a, b in combos[j] if not {a, b} & set(hero))
+            raw[i, j] = sampled_equity_vs_range(hero, villain, (), iterations, seed=next_seed)
+            next_seed = None
     for i in range(n):
         for j in range(i):
             raw[i, j] = 1.0 - raw[j, i]
@@ -186,7 +180,7 @@ def _short_codes(push: np.ndarray, call: np.ndarray, position: str, faced: float
 
 def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
     """The whole data file as a JSON-ready dictionary."""
-    classes = all_classes()
+    classes = CLASSES
     matrix, weights = equity_matrix(iterations)
     vs_random = (weights * matrix).sum(1) / weights.sum(1)
     charts: dict[str, list[list[str]]] = {position: [] for position in POSITIONS}

@@ -1,12 +1,14 @@
-"""Generate the pre-flop EHS table (``models/data/preflop_ehs.json``).
+"""Generate the pre-flop equity table (``protocol/analysis/data/preflop_equity.json``).
 
-Run ``python -m pokerbot.bot.generators.preflop_ehs [--out PATH] [--samples N]`` (about
-a minute on one core; deterministic, seed 0). Each of the 169 hand classes' value is the
-chance that the class's first hand in card order wins (ties half) against a uniformly random
-opposing hand over a uniformly random five-card board, card removal included, estimated from
-``--samples`` seeded deals per class (standard error about 0.0004 with the default
-1,500,000). The runtime reads the table through
-:func:`pokerbot.models.buckets.preflop.preflop_ehs_table`.
+Run ``python -m pokerbot.bot.generators.preflop_ehs [--out PATH] [--samples N]``
+(deterministic, seed 0). Each of the 169 hand classes' value is the chance that the class's
+first holding in card order wins (ties half) against a uniformly random opposing hand over a
+uniformly random five-card board, card removal included, estimated from ``--samples`` seeded
+deals per class (:func:`pokerbot.protocol.analysis.equity.sampled_preflop_equity`; standard
+error about 0.0004 with the default 1,500,000). The classes draw one after the other from one
+generator, in the order their first holding comes in
+:data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`. The runtime reads the table through
+:func:`pokerbot.protocol.analysis.preflop.preflop_class_equity`.
 """
 
 from __future__ import annotations
@@ -15,55 +17,29 @@ import argparse
 import json
 from pathlib import Path
 
-import numba as nb
-import numpy as np
-
-from pokerbot.models.buckets.evaluator import HAND_CARDS, new_rng, next_below, rank_hand
-from pokerbot.models.buckets.preflop import CLASS_NAMES, CLASS_OF_HAND, DATA_FILE
+from pokerbot.protocol.analysis.equity import sampled_preflop_equity
+from pokerbot.protocol.analysis.holdings import HOLDINGS
+from pokerbot.protocol.analysis.preflop import DATA_FILE, hand_class
+from pokerbot.protocol.analysis.splitmix import new_rng
 
 DEFAULT_SAMPLES = 1_500_000
 COMMAND = "python -m pokerbot.bot.generators.preflop_ehs"
-
-
-@nb.njit(cache=True)
-def _equity(first: int, second: int, samples: int, state: np.ndarray) -> float:
-    deck = np.empty(50, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if card != first and card != second:
-            deck[n] = card
-            n += 1
-    mine = np.empty(7, dtype=np.int64)
-    theirs = np.empty(7, dtype=np.int64)
-    mine[0], mine[1] = first, second
-    score = 0.0
-    for _ in range(samples):
-        for i in range(7):  # partial Fisher-Yates: 5 board cards, then 2 opponent cards
-            j = i + next_below(state, 50 - i)
-            deck[i], deck[j] = deck[j], deck[i]
-        for i in range(5):
-            mine[2 + i] = deck[i]
-            theirs[2 + i] = deck[i]
-        theirs[0], theirs[1] = deck[5], deck[6]
-        a = rank_hand(mine, 7)
-        b = rank_hand(theirs, 7)
-        score += 1.0 if a > b else 0.5 if a == b else 0.0
-    return score / samples
 
 
 def preflop_equities(samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict[str, float]:
     """Class name to equity against a random hand (see the module docstring)."""
     state = new_rng(seed)
     table: dict[str, float] = {}
-    for number, name in enumerate(CLASS_NAMES):
-        hand = int(np.flatnonzero(CLASS_OF_HAND == number)[0])
-        table[name] = _equity(int(HAND_CARDS[hand, 0]), int(HAND_CARDS[hand, 1]), samples, state)
+    for first, second in HOLDINGS:
+        name = hand_class((int(first), int(second)))
+        if name not in table:
+            table[name] = sampled_preflop_equity(int(first), int(second), samples, state)
     return table
 
 
 def main() -> None:
     """Regenerate the shipped table."""
-    default_out = Path(__file__).resolve().parents[2] / "models" / "data" / DATA_FILE
+    default_out = Path(__file__).resolve().parents[2] / "protocol" / "analysis" / "data" / DATA_FILE
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--out", type=Path, default=default_out, help=f"default: {default_out}")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="deals per hand class")

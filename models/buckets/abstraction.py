@@ -5,7 +5,7 @@ A :class:`CardAbstraction` maps a player's hole cards and the board seen so far 
 information set (imperfect recall, seed 001 section 3.3.2); earlier buckets are forgotten.
 
 * :class:`EhsAbstraction` (52-card hold'em): effective hand strength
-  (:mod:`~pokerbot.models.buckets.ehs`) cut into buckets by a :class:`BucketScheme` per round:
+  (:mod:`~pokerbot.protocol.analysis.ehs`) cut into buckets by a :class:`BucketScheme` per round:
   ``width`` (equal-width intervals of EHS, seed 001's 10-bucket discretisation: 0-0.1 is
   bucket 0, ...) or ``percentile`` (equal-frequency intervals: the edges are quantiles of
   EHS over all hands on the sampled boards, pre-flop over the 1326 hands, so each bucket
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.ehs import board_ehs, hand_ehs
-from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, HAND_MASKS, NUM_HANDS
-from pokerbot.models.buckets.preflop import preflop_ehs_table
 from pokerbot.models.buckets.tables import EHS_SCALE, DealTables, EhsTables, TablesError, card_masks
+from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDING_MASKS, HOLDINGS, NUM_HOLDINGS
+from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 
@@ -127,7 +127,7 @@ class EhsAbstraction(CardAbstraction):
             raise AbstractionError(f"unknown bucket scheme {kind!r}: choose from {', '.join(SCHEMES)}")
         if source is None:
             raise AbstractionError("percentile buckets need sampled EHS tables")
-        schemes = [BucketScheme.percentile(count, preflop_ehs_table())]
+        schemes = [BucketScheme.percentile(count, preflop_equity())]
         for r in range(3):
             values = source.ehs[:, r, :].astype(np.float64) / EHS_SCALE
             valid = source.strength >= 0
@@ -141,29 +141,29 @@ class EhsAbstraction(CardAbstraction):
     def ehs(self, hole: Sequence[Card], board: Sequence[Card]) -> float:
         """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity)."""
         if not board:
-            return float(preflop_ehs_table()[int(HAND_INDEX[hole[0], hole[1]])])
+            return float(preflop_equity()[int(HOLDING_INDEX[hole[0], hole[1]])])
         key = (*hole, *board)
         value = self._cache.get(key)
         if value is None:  # a hand's decisions in one round share the value
             boards = tuple(board)
             table = self._boards.get(boards)
             if table is not None:
-                return float(table[int(HAND_INDEX[hole[0], hole[1]])])
+                return float(table[int(HOLDING_INDEX[hole[0], hole[1]])])
             if len(self._cache) > 64:
                 self._cache.clear()
             if any(k[len(hole) :] == boards for k in self._cache):
                 # a second holding on this board (a best response asking about a range): every
                 # hand at once costs about two single hands
-                return float(self.ehs_all(boards)[int(HAND_INDEX[hole[0], hole[1]])])
+                return float(self.ehs_all(boards)[int(HOLDING_INDEX[hole[0], hole[1]])])
             value = self._cache[key] = hand_ehs(hole, board)
         return value
 
     def ehs_all(self, board: Sequence[Card]) -> np.ndarray:
         """The effective hand strength of every holding on ``board``, indexed by
-        :data:`~pokerbot.models.buckets.evaluator.HAND_INDEX` (NaN where a holding uses a board
+        :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS` (NaN where a holding uses a board
         card); pre-flop the class equities."""
         if not board:
-            return preflop_ehs_table()
+            return preflop_equity()
         boards = tuple(board)
         table = self._boards.get(boards)
         if table is None:
@@ -196,15 +196,15 @@ class EhsAbstraction(CardAbstraction):
             raise AbstractionError("hold'em deal tables need sampled EHS tables (build them first)")
         boards = source.boards
         num_boards = boards.shape[0]
-        buckets = np.zeros((num_boards, 4, NUM_HANDS), dtype=np.uint8)
-        buckets[:, 0, :] = self.schemes[0].buckets(preflop_ehs_table())[None, :]
+        buckets = np.zeros((num_boards, 4, NUM_HOLDINGS), dtype=np.uint8)
+        buckets[:, 0, :] = self.schemes[0].buckets(preflop_equity())[None, :]
         for r in range(3):
             values = source.ehs[:, r, :].astype(np.float64) / EHS_SCALE
             buckets[:, r + 1, :] = self.schemes[r + 1].buckets(values)
         return DealTables(
             boards=boards.astype(np.int64),
-            hand_cards=HAND_CARDS,
-            hand_masks=HAND_MASKS,
+            hand_cards=HOLDINGS,
+            hand_masks=HOLDING_MASKS,
             board_masks=card_masks(boards),
             buckets=buckets,
             strength=source.strength.astype(np.int32),

@@ -23,8 +23,10 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
-from pokerbot.models.buckets.ehs import _board_ehs, _ranks_on
-from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, NUM_HANDS, new_rng, next_below
+from pokerbot.protocol.analysis.ehs import board_ehs
+from pokerbot.protocol.analysis.holdings import NUM_HOLDINGS
+from pokerbot.protocol.analysis.showdown import rank_holdings
+from pokerbot.protocol.analysis.splitmix import new_rng, next_below
 
 EHS_SCALE = 65535
 """EHS is stored as ``round(ehs * EHS_SCALE)`` in ``uint16``."""
@@ -86,7 +88,7 @@ class EhsTables:
                 tables = cls(data["boards"], data["ehs"], data["strength"], int(data["seed"]))
         except (OSError, KeyError, ValueError) as error:
             raise TablesError(f"{path}: not an EHS tables file ({error})") from None
-        if tables.ehs.shape[1:] != (3, NUM_HANDS) or tables.boards.shape[1] != 5:
+        if tables.ehs.shape[1:] != (3, NUM_HOLDINGS) or tables.boards.shape[1] != 5:
             raise TablesError(f"{path}: EHS tables of the wrong shape {tables.ehs.shape}")
         return tables
 
@@ -103,25 +105,6 @@ def _sample_boards(count: int, state: np.ndarray) -> np.ndarray:
     return boards
 
 
-@nb.njit(cache=True)
-def _strength(board: np.ndarray, hand_cards: np.ndarray, hand_index: np.ndarray) -> np.ndarray:
-    out = np.full(hand_cards.shape[0], -1, dtype=np.int32)
-    used = np.zeros(52, dtype=np.bool_)
-    for c in board[:5]:
-        used[c] = True
-    hands = np.empty(1081, dtype=np.int64)
-    k = 0
-    for h in range(hand_cards.shape[0]):
-        if not used[hand_cards[h, 0]] and not used[hand_cards[h, 1]]:
-            hands[k] = h
-            k += 1
-    ranks = np.empty(k, dtype=np.int64)
-    _ranks_on(board, 5, hands[:k], hand_cards, ranks)
-    for i in range(k):
-        out[hands[i]] = ranks[i]
-    return out
-
-
 def build_ehs_tables(num_boards: int, seed: int = 0, progress: Callable[[int], None] | None = None) -> EhsTables:
     """EHS and showdown strength of every hand on ``num_boards`` seeded random boards.
 
@@ -130,13 +113,13 @@ def build_ehs_tables(num_boards: int, seed: int = 0, progress: Callable[[int], N
     if num_boards < 1:
         raise TablesError(f"need at least one board, got {num_boards}")
     boards = _sample_boards(num_boards, new_rng(seed))
-    ehs = np.zeros((num_boards, 3, NUM_HANDS), dtype=np.uint16)
-    strength = np.zeros((num_boards, NUM_HANDS), dtype=np.int32)
+    ehs = np.zeros((num_boards, 3, NUM_HOLDINGS), dtype=np.uint16)
+    strength = np.zeros((num_boards, NUM_HOLDINGS), dtype=np.int32)
     for b in range(num_boards):
         for r, size in enumerate((3, 4, 5)):
-            values = _board_ehs(boards[b], size, HAND_CARDS, HAND_INDEX)
+            values = board_ehs(boards[b, :size])
             ehs[b, r] = np.rint(np.nan_to_num(values, nan=0.0) * EHS_SCALE).astype(np.uint16)
-        strength[b] = _strength(boards[b], HAND_CARDS, HAND_INDEX)
+        strength[b] = rank_holdings(boards[b])
         if progress is not None:
             progress(b + 1)
     return EhsTables(boards, ehs, strength, seed)

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import new_rng
 from pokerbot.protocol.actions import CALL
+from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.kernels import sample_deal
 

@@ -27,8 +27,8 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import HAND_INDEX, NUM_HANDS
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, NUM_HOLDINGS
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.ranges import PolicyRange, faces_fold
@@ -62,7 +62,7 @@ class RangeDefence:
         moved = self.moved_fraction(state, position, hand_number)
         if moved is None:
             return distribution
-        share = float(moved[int(HAND_INDEX[hole[0], hole[1]])])
+        share = float(moved[int(HOLDING_INDEX[hole[0], hole[1]])])
         if share <= 0.0:
             return distribution
         adjusted = dict(distribution)
@@ -94,12 +94,12 @@ class RangeDefence:
         if excess <= 1e-12 * total:
             return None
         strength = np.nan_to_num(self.ranges.abstraction.ehs_all(state.visible_board()), nan=-1.0)
-        order = np.lexsort((np.arange(NUM_HANDS), -strength))
+        order = np.lexsort((np.arange(NUM_HOLDINGS), -strength))
         before = np.cumsum(mass[order]) - mass[order]
-        moved_sorted = np.zeros(NUM_HANDS)
+        moved_sorted = np.zeros(NUM_HOLDINGS)
         live = mass[order] > 0.0
         moved_sorted[live] = np.clip((excess - before[live]) / mass[order][live], 0.0, 1.0)
-        moved = np.zeros(NUM_HANDS)
+        moved = np.zeros(NUM_HOLDINGS)
         moved[order] = moved_sorted
         return moved
 

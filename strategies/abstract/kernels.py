@@ -3,7 +3,7 @@ MCCFR and MCTS over a :class:`~pokerbot.strategies.abstract.betting.BettingTree`
 :class:`~pokerbot.models.buckets.tables.DealTables`.
 
 Every kernel runs ``count`` iterations in one call and takes the generator state
-(:func:`~pokerbot.models.buckets.evaluator.new_rng`) and the iteration counter, so a run cut
+(:func:`~pokerbot.protocol.analysis.splitmix.new_rng`) and the iteration counter, so a run cut
 into chunks, or stopped and resumed from a checkpoint, does exactly what one call would.
 Tables are ``float64[games, infosets, max_actions]``; ``games`` is 1, or 2 for MCRNR (game
 ``g`` restricts position ``g``). Payoffs are chips.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import next_below, next_float
+from pokerbot.protocol.analysis.splitmix import next_below, next_float
 
 TERMINAL = 1
 MAX_DEPTH = 64

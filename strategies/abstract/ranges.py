@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from pokerbot.models.buckets.abstraction import EhsAbstraction
-from pokerbot.models.buckets.evaluator import HAND_CARDS, NUM_HANDS
 from pokerbot.protocol.actions import CALL, FOLD, Action
+from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
@@ -59,7 +59,7 @@ class PolicyRange:
 
     def action_probabilities(self, state: HandState, position: int, hand_number: int, action: Action) -> np.ndarray:
         """The policy's probability of ``action`` at ``state`` (``position`` to act) for every
-        holding (indexed as :data:`~pokerbot.models.buckets.evaluator.HAND_CARDS`)."""
+        holding (indexed as :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`)."""
         if self.translator is None:
             node, synced = self.policy.tree.node_of(state), True
             real: list[Action] = list(self.policy.tree.actions[node])
@@ -76,12 +76,12 @@ class PolicyRange:
                 by_bucket[b] = chosen / row.sum() if row.sum() > 0.0 else 0.0
             return by_bucket[self.abstraction.buckets_all(state.visible_board(), state.round)]
         if not faces_fold(state):  # off the tree: the player's pot-odds rule
-            return np.full(NUM_HANDS, 1.0 if action == CALL else 0.0)
+            return np.full(NUM_HOLDINGS, 1.0 if action == CALL else 0.0)
         strength = np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=0.0)
         calls = np.asarray(calls_at_pot_odds(strength, state))
         if action == CALL:
             return calls.astype(float)
-        return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HANDS)
+        return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HOLDINGS)
 
     def reach(
         self, state: HandState, position: int, hand_number: int, board: Sequence[Card] | None = None
@@ -91,7 +91,7 @@ class PolicyRange:
         of ``board`` (default: the board visible in ``state``)."""
         used = np.zeros(52, dtype=bool)
         used[list(state.visible_board() if board is None else board)] = True
-        weights = (~(used[HAND_CARDS[:, 0]] | used[HAND_CARDS[:, 1]])).astype(float)
+        weights = (~(used[HOLDINGS[:, 0]] | used[HOLDINGS[:, 1]])).astype(float)
         replay = HandState(state.game)
         replay.board_cards = tuple(state.board_cards)
         for _round, actor, action in state.history():

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import new_rng
+from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.strategies.abstract import kernels
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.policy import AbstractPolicy, normalise

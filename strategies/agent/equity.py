@@ -2,14 +2,15 @@
 
 * :class:`RangeWinModel` (no opponent model): our equity against a uniformly random
   opponent holding with card removal (wins 1, ties 1/2), ignoring the betting. On a complete
-  hold'em board it is exact: eval7's ``py_hand_vs_range_exact`` over the 990 holdings (the
-  percentile rank of :func:`models.handstrength.hand_strength`, five times faster). With
-  up to ``exact_missing`` cards missing (default 0; 1 is exact on the turn, 35 times slower):
-  the exact values averaged over every run-out. More missing: eval7's Monte Carlo over
-  run-outs and holdings (``mc_iterations`` draws, standard deviation at most
-  ``0.5 / sqrt(mc_iterations)``: 0.011 at 2000), eval7's generator seeded from the
-  instance's seeded generator before each call (reproducible). Other decks:
-  :func:`~models.handstrength.hand_strength`, averaged over every run-out.
+  hold'em board it is exact (:func:`pokerbot.protocol.analysis.equity.equity_vs_random`: the
+  percentile rank among the 990 holdings left). With up to ``exact_missing`` cards missing
+  (default 0; 1 is exact on the turn): the exact values averaged over every run-out. More
+  missing: eval7's Monte Carlo over run-outs and holdings
+  (:func:`~pokerbot.protocol.analysis.equity.sampled_equity_vs_range`, ``mc_iterations``
+  draws, standard deviation at most ``0.5 / sqrt(mc_iterations)``: 0.011 at 2000), eval7's
+  generator seeded from the instance's seeded generator before each call (reproducible).
+  Other decks: :func:`~pokerbot.protocol.analysis.strength.hand_strength`, averaged over
+  every run-out.
 * :class:`ModelWinModel`: the thesis' way (ch. 5.3): the hand-strength model predicts the
   opponent's showdown strength bin from the showdown context of the betting, and
   ``P(win) = 1 - P(opponent beats our strength)``
@@ -31,9 +32,10 @@ still in (it counts the folds in the state): against one it is the heads-up equi
 against ``k >= 2`` random holdings it is ``s ** k`` on a complete board (``s`` the exact
 equity against one holding: the opponents' holdings are independent given the board, card
 removal between them ignored, a tie with each counts half), and with cards missing a seeded
-Monte Carlo of our share of the pot (ties split) with eval7's ``evaluate``:
-``multiway_iterations`` draws (default 600, standard deviation at most 0.02) of run-out and
-holdings, from a generator seeded from the instance's. (eval7's range Monte Carlo handles
+Monte Carlo of our share of the pot (ties split,
+:func:`~pokerbot.protocol.analysis.equity.multiway_share`): ``multiway_iterations`` draws
+(default 600, standard deviation at most 0.02) of run-out and holdings, from a generator
+seeded from the instance's. (eval7's range Monte Carlo handles
 one opponent only; ``s ** k`` with the expected ``s`` would underrate weak hands, which win
 mostly on boards where they improve.) Other decks: the heads-up value to the power ``k``.
 :class:`ModelWinModel` stays per opponent (``opponent``): the agent makes one per opponent,
@@ -50,19 +52,17 @@ import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-import eval7
-import eval7.xorshift_rand
-
 from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
 from pokerbot.models.features import showdown_context
-from pokerbot.models.handstrength import board_texture, hand_strength
+from pokerbot.models.handstrength import board_texture
 from pokerbot.protocol.actions import Action, ActionKind
-from pokerbot.protocol.cards import CARD_STRINGS, Card
+from pokerbot.protocol.analysis.equity import Eval7Range, equity_vs_random, multiway_share, sampled_equity_vs_range
+from pokerbot.protocol.analysis.strength import hand_strength
+from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.agent.opponents import OpponentShowdownModel
 
-_EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
 MC_ITERATIONS = 2000
 """Default Monte Carlo draws when two or more board cards are missing."""
 MULTIWAY_ITERATIONS = 600
@@ -94,16 +94,16 @@ class RangeWinModel:
         self._fast = game.is_standard_deck and game.num_hole_cards == 2
         self._equity: dict[tuple[Card, ...], float] = {}
         self._multiway: dict[tuple[tuple[Card, ...], int], float] = {}
+        self._range: Eval7Range | None = None
         if self._fast:
             used = set(self.hole)
             rest = [card for card in game.deck if card not in used]
-            self._range = [((_EVAL7[a], _EVAL7[b]), 1.0) for a, b in itertools.combinations(rest, 2)]
-            self._hero = [_EVAL7[card] for card in self.hole]
+            self._range = Eval7Range(itertools.combinations(rest, 2))
 
     def read_only_parts(self) -> list[object]:
-        """What the model never changes after it is made (the opponent's holdings and our cards
-        as eval7's, which cannot be deep-copied): a copy of the model may share them."""
-        return [self._range, self._hero] if self._fast else []
+        """What the model never changes after it is made (the opponent's holdings as eval7's,
+        which cannot be deep-copied): a copy of the model may share them."""
+        return [self._range] if self._range is not None else []
 
     def equity(self, board: Sequence[Card]) -> float:
         """Our equity in [0, 1] on ``board`` (complete or not; memoised)."""
@@ -117,19 +117,19 @@ class RangeWinModel:
     def _compute(self, board: tuple[Card, ...]) -> float:
         missing = self.game.total_board_cards - len(board)
         used = set(self.hole) | set(board)
-        if not self._fast:
+        if self._range is None:
             rest = [card for card in self.game.deck if card not in used]
             runouts = list(itertools.combinations(rest, missing))
             return sum(hand_strength(self.game, self.hole, board + r) for r in runouts) / len(runouts)
         if missing == 0:
-            return float(eval7.py_hand_vs_range_exact(self._hero, self._range, [_EVAL7[c] for c in board]))
+            if self.game.total_board_cards != 5:
+                return hand_strength(self.game, self.hole, board)
+            return equity_vs_random(self.hole, board)
         if missing <= self.exact_missing:
             rest = [card for card in self.game.deck if card not in used]
             return sum(self.equity((*board, card)) for card in rest) / len(rest)
-        eval7.xorshift_rand.seed(self.rng.getrandbits(32) or 1)
-        return float(
-            eval7.py_hand_vs_range_monte_carlo(self._hero, self._range, [_EVAL7[c] for c in board], self.mc_iterations)
-        )
+        seed = self.rng.getrandbits(32)
+        return sampled_equity_vs_range(self.hole, self._range, board, self.mc_iterations, seed=seed)
 
     def share_equities(self, source: RangeWinModel) -> None:
         """Use ``source``'s memo of :meth:`equity` (same game and hole cards: the agent's
@@ -150,35 +150,10 @@ class RangeWinModel:
             if missing == 0 or not self._fast:
                 value = self.equity(key[0]) ** opponents
             else:
-                value = self._multiway_monte_carlo(key[0], opponents, missing)
+                rng = random.Random(self.rng.getrandbits(32))
+                value = multiway_share(self.game, self.hole, key[0], opponents, self.multiway_iterations, rng)
             self._multiway[key] = value
         return value
-
-    def _multiway_monte_carlo(self, board: tuple[Card, ...], opponents: int, missing: int) -> float:
-        rng = random.Random(self.rng.getrandbits(32))
-        used = set(self.hole) | set(board)
-        rest = [_EVAL7[card] for card in self.game.deck if card not in used]
-        hero = [_EVAL7[card] for card in self.hole]
-        known = [_EVAL7[card] for card in board]
-        evaluate = eval7.evaluate
-        draw = missing + 2 * opponents
-        share = 0.0
-        for _ in range(self.multiway_iterations):
-            cards = rng.sample(rest, draw)
-            final = known + cards[:missing]
-            mine = evaluate(hero + final)
-            best, tied = -1, 0
-            for i in range(missing, draw, 2):
-                value = evaluate(cards[i : i + 2] + final)
-                if value > best:
-                    best, tied = value, 1
-                elif value == best:
-                    tied += 1
-            if mine > best:
-                share += 1.0
-            elif mine == best:
-                share += 1.0 / (tied + 1)
-        return share / self.multiway_iterations
 
     def win_probability(self, state: HandState, board: Sequence[Card]) -> float:
         """P(win), ties half, against a random holding of every opponent still in (the

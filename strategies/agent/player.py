@@ -54,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pokerbot.models.abstraction import ActionClass
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.preflop import hand_class
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
@@ -66,7 +67,7 @@ from pokerbot.strategies.agent.opponents import (
     OpponentModels,
     adaptive_models,
 )
-from pokerbot.strategies.agent.preflop import PreflopChart, class_of
+from pokerbot.strategies.agent.preflop import PreflopChart
 from pokerbot.strategies.agent.preflop_policy import PreflopAdaptation, PreflopPolicy
 from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
 from pokerbot.strategies.base import ActionProbabilities, Strategy, copied_generator
@@ -241,7 +242,7 @@ class MiximaxAgent(Strategy):
 
     def probability_key(self, view: MatchState) -> Hashable:
         """The starting-hand class where the pre-flop chart decides, else the hole cards."""
-        return class_of(view.hole_cards) if self._uses_chart(view.state) else view.hole_cards
+        return hand_class(view.hole_cards) if self._uses_chart(view.state) else view.hole_cards
 
     def _decide(self, view: MatchState, deadline: float) -> Action:
         state = view.state

@@ -6,8 +6,8 @@ when loaded (:func:`load_chart`): format name and version, the 169 starting-hand
 canonical order, increasing buckets, one action string of 169 codes per (position, bet
 faced, stack) cell, a 169 x 169 equity matrix with values in [0, 1].
 
-**Codes** (one per class, in :func:`all_classes` order): ``f`` fold (check when free),
-``c`` check or call, ``r`` raise to ``raise_multiple`` times the bet faced, ``a`` all-in.
+**Codes** (one per class, in the order of :data:`pokerbot.protocol.analysis.preflop.CLASSES`):
+``f`` fold (check when free), ``c`` check or call, ``r`` raise to ``raise_multiple`` times the bet faced, ``a`` all-in.
 
 **Lookup** (:meth:`PreflopChart.action_code`): ``position`` is ``button`` (the player who
 acts first pre-flop heads-up) or ``big-blind``; the bet faced is the opponent's chips in,
@@ -21,60 +21,23 @@ import json
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
-from pokerbot.protocol.cards import RANK_CHARS, Card, make_card, rank_of, suit_of
+from pokerbot.protocol.analysis.preflop import CLASSES, NUM_CLASSES, class_number
 
 CHART_FORMAT = "pokerbot-preflop-chart"
 CHART_VERSION = 1
 ACTION_CODES = "fcra"
 POSITIONS = ("button", "big-blind")
-NUM_CLASSES = 169
 DEFAULT_CHART_PATH = Path(__file__).resolve().parent.parent / "data" / "preflop_chart.json"
 """Where the generator writes the chart (the packaged file, read through importlib.resources)."""
 
 
 class PreflopChartError(ValueError):
     """The pre-flop chart file is missing, malformed or inconsistent."""
-
-
-def all_classes() -> tuple[str, ...]:
-    """The 169 classes, canonical order: for high rank A..2, the pair, then suited and
-    offsuit hands with each lower rank (high to low): ``AA AKs AKo AQs ... 22``."""
-    labels: list[str] = []
-    for high in range(len(RANK_CHARS) - 1, -1, -1):
-        labels.append(RANK_CHARS[high] * 2)
-        for low in range(high - 1, -1, -1):
-            labels.append(RANK_CHARS[high] + RANK_CHARS[low] + "s")
-            labels.append(RANK_CHARS[high] + RANK_CHARS[low] + "o")
-    return tuple(labels)
-
-
-def class_of(cards: Sequence[Card]) -> str:
-    """The class of two hole cards (``AA``, ``AKs``, ``AKo``; high rank first)."""
-    first, second = sorted(cards, key=lambda c: (rank_of(c), suit_of(c)), reverse=True)
-    high, low = RANK_CHARS[rank_of(first)], RANK_CHARS[rank_of(second)]
-    if high == low:
-        return high + low
-    return high + low + ("s" if suit_of(first) == suit_of(second) else "o")
-
-
-def class_combos(label: str) -> tuple[tuple[Card, Card], ...]:
-    """Every two-card combination of class ``label`` (6, 4 or 12), in card order."""
-    high, low = RANK_CHARS.index(label[0]), RANK_CHARS.index(label[1])
-    combos = []
-    for a in range(4):
-        for b in range(4):
-            if high == low and b <= a:
-                continue
-            if len(label) == 3 and (label[2] == "s") != (a == b):
-                continue
-            combos.append((make_card(high, a), make_card(low, b)))
-    return tuple(combos)
 
 
 class _ChartFile(BaseModel):
@@ -106,7 +69,7 @@ class _ChartFile(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> _ChartFile:
-        if self.classes != all_classes():
+        if self.classes != CLASSES:
             raise ValueError("the classes are not the 169 starting-hand classes in canonical order")
         if len(self.equity_vs_random) != NUM_CLASSES or not all(0 <= e <= 1 for e in self.equity_vs_random):
             raise ValueError("equity_vs_random needs 169 values in [0, 1]")
@@ -143,7 +106,7 @@ class PreflopChart:
 
     def index(self, label: str) -> int:
         """The position of class ``label`` in :attr:`classes`."""
-        return _class_index()[label]
+        return class_number(label)
 
     def action_code(self, label: str, position: str, faced_bb: float, stack_bb: float) -> str:
         """The code (``f``, ``c``, ``r`` or ``a``) for class ``label``."""
@@ -158,11 +121,6 @@ class PreflopChart:
         if against is None:
             return self.equity_vs_random[i]
         return self.equity_matrix[i][self.index(against)]
-
-
-@cache
-def _class_index() -> dict[str, int]:
-    return {label: i for i, label in enumerate(all_classes())}
 
 
 def _bucket(buckets: Sequence[float], value: float) -> int:
@@ -202,13 +160,9 @@ __all__ = [
     "CHART_FORMAT",
     "CHART_VERSION",
     "DEFAULT_CHART_PATH",
-    "NUM_CLASSES",
     "POSITIONS",
     "PreflopChart",
     "PreflopChartError",
-    "all_classes",
-    "class_combos",
-    "class_of",
     "load_chart",
     "parse_chart",
 ]

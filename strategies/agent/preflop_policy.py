@@ -47,10 +47,11 @@ from pathlib import Path
 
 from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.analysis.preflop import class_combos, hand_class
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.preflop import POSITIONS, PreflopChart, class_combos, class_of, load_chart
+from pokerbot.strategies.agent.preflop import POSITIONS, PreflopChart, load_chart
 from pokerbot.strategies.agent.search import ActionModelFn
 
 RANGE_SCALE = 1.5
@@ -273,7 +274,7 @@ class PreflopPolicy:
         bb = game.big_blind
         faced = max(s for p, s in enumerate(state.spent) if p != me) / bb
         stack = min(game.stacks) / bb
-        label = class_of(view.hole_cards)
+        label = hand_class(view.hole_cards)
         chart = self.chart()
         code = chart.action_code(label, position, faced, stack)
         if predict is not None:
@@ -292,7 +293,7 @@ class PreflopPolicy:
         state = view.state
         me = view.position
         chart = self.chart()
-        label = class_of(view.hole_cards)
+        label = hand_class(view.hole_cards)
         equity = 1.0
         live = [p for p in opponents if not state.folded[p]]
         for p in sorted(live):

@@ -19,12 +19,11 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from pokerbot.models.buckets.evaluator import rank_hand
+from pokerbot.protocol.analysis.holdings import holding_index
+from pokerbot.protocol.analysis.showdown import rank_hand, showdown_arrays
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.evaluation.equity import showdown_arrays
 from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS
-from pokerbot.strategies.showdown import holding_index
 
 COOLER_LOSER = (1, 2)
 """The loser's hand categories of the ``--cooler`` features: at least a pair, at least two pair."""

@@ -32,13 +32,13 @@ from typing import Protocol
 
 import numpy as np
 
+from pokerbot.protocol.analysis.headsup import heads_up_equity
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.evaluation.equity import heads_up_equity
 
 VALUE_PREFLOP_BOARDS = 2_000
 """Boards of :class:`EquityValue`'s pre-flop Monte Carlo (standard deviation of an equity
-below 0.012). Fewer than :data:`~pokerbot.strategies.evaluation.equity.PREFLOP_BOARDS`:
+below 0.012). Fewer than :data:`~pokerbot.protocol.analysis.headsup.PREFLOP_BOARDS`:
 AIVAT with imaginary observations asks some ninety pre-flop equities a hand, which at
 20,000 boards were four fifths of its time; a value function only needs to be close to the
 true value. Its Monte Carlo error, fixed for each pair of holdings by the seed, makes a
@@ -62,7 +62,7 @@ class AivatValue(Protocol):
 class EquityValue:
     """``v = (2e - 1) * min(spent)``: the matched chips won with the showdown equity
     (module docstring). ``preflop_boards`` and ``seed`` set the pre-flop Monte Carlo in
-    52-card hold'em (:func:`~pokerbot.strategies.evaluation.equity.heads_up_equity`)."""
+    52-card hold'em (:func:`~pokerbot.protocol.analysis.headsup.heads_up_equity`)."""
 
     chance_consistent = True
 

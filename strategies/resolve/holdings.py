@@ -1,7 +1,7 @@
 """The holdings of a heads-up game, and the card arithmetic a subgame solver asks of them.
 
 A :class:`HoldingSpace` numbers every set of hole cards a player can hold (hold'em: the 1,326
-two-card holdings in the order of :data:`pokerbot.strategies.showdown.HOLDINGS`; Leduc: its six
+two-card holdings in the order of :data:`pokerbot.protocol.analysis.holdings.HOLDINGS`; Leduc: its six
 one-card holdings) and answers, for a board:
 
 * which holdings it blocks (:meth:`HoldingSpace.valid`);
@@ -26,10 +26,10 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from pokerbot.protocol.analysis.holdings import HOLDINGS as HOLDEM_HOLDINGS
+from pokerbot.protocol.analysis.showdown import rank_holdings_into
 from pokerbot.protocol.cards import NUM_CARDS, Card
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.showdown import HOLDINGS as HOLDEM_HOLDINGS
-from pokerbot.strategies.showdown import _rank_holdings
 
 
 class HoldingSpace:
@@ -90,7 +90,7 @@ class HoldingSpace:
             raise ValueError(f"a complete board has {self.total_board} cards")
         ranks = np.empty(self.size, dtype=np.int64)
         if self._holdem:
-            _rank_holdings(np.asarray(board, dtype=np.int64), self.cards, ranks)
+            rank_holdings_into(np.asarray(board, dtype=np.int64), self.cards, ranks)
             return ranks
         ranker = self.game.ranker
         used = set(board)

@@ -30,11 +30,12 @@ import numpy as np
 import structlog
 
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.headsup import heads_up_equity
+from pokerbot.protocol.analysis.holdings import NUM_HOLDINGS
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy
-from pokerbot.strategies.evaluation.equity import heads_up_equity
 from pokerbot.strategies.safe.ledger import LedgerEntry, RiskLedger, SafetySettings
 from pokerbot.strategies.safe.values import (
     RangeReporter,
@@ -44,7 +45,6 @@ from pokerbot.strategies.safe.values import (
     last_action_round,
     range_hand_value,
 )
-from pokerbot.strategies.showdown import NUM_HOLDINGS
 
 _log = structlog.get_logger(__name__)
 

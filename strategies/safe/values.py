@@ -26,19 +26,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import HAND_INDEX
-from pokerbot.models.buckets.preflop import preflop_ehs_table
+from pokerbot.protocol.analysis.equity import equity_vs_random, equity_vs_random_all
+from pokerbot.protocol.analysis.headsup import equity_all_vs_holding, heads_up_equity
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, NUM_HOLDINGS, conflict_mask, holding_index
+from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.evaluation.equity import heads_up_equity
-from pokerbot.strategies.showdown import (
-    NUM_HOLDINGS,
-    conflict_mask,
-    equity_all_vs_holding,
-    equity_vs_random_all,
-    equity_vs_ranges,
-    holding_index,
-)
 
 FLOP_SAMPLES = 4
 """Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
@@ -106,7 +99,7 @@ def range_hand_value(
     """:func:`hand_value`'s estimate averaged over every holding ``position`` could have held
     (the module docstring): ``sum_x w(x) (u(x) - c(x)) / sum_x w(x)``, where ``w`` is ``reach``
     (our strategy's reach of each holding, over the holdings indexed as
-    :data:`~pokerbot.strategies.showdown.HOLDINGS`) with the holdings that clash with the
+    :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`) with the holdings that clash with the
     board dealt before the last action or with the opponent's shown cards taken out; ``u(x)``
     what the hand won holding ``x`` (a fold: the chips won, the same for every holding; a
     showdown: ``x``'s equity against the opponent's holding over the cards dealt after the last
@@ -141,7 +134,7 @@ def range_hand_value(
     else:
         values = np.full(NUM_HOLDINGS, float(state.values()[position]))
     matched, _most = _matched_at_deals(state)
-    table = preflop_ehs_table()
+    table = preflop_equity()
     before = np.asarray(table, dtype=float)
     values -= 2.0 * matched[0] * (before - float(table.mean()))
     generator = random.Random(seed)
@@ -209,8 +202,8 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
     if mine is None:
         raise ValueError("our hole cards are needed")
     last_round = last_action_round(state)
-    table = preflop_ehs_table()
-    before = float(table[int(HAND_INDEX[mine[0], mine[1]])])
+    table = preflop_equity()
+    before = float(table[int(HOLDING_INDEX[mine[0], mine[1]])])
     matched, most = _matched_at_deals(state)
     moves = np.zeros(game.num_rounds)
     moves[0] = 2.0 * (before - float(table.mean()))
@@ -228,13 +221,12 @@ def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.
     a flop, an unbiased estimate for a fraction of the cost: the mean of the exact equities
     after :data:`FLOP_SAMPLES` next cards drawn without replacement from the unseen ones (the
     mean over every unseen next card is the flop's equity), from ``generator``."""
-    uniform = np.ones(NUM_HOLDINGS)
     if len(board) != 3:
-        return float(equity_vs_ranges(hole, board, uniform)[0])
+        return equity_vs_random(hole, board)
     seen = set(hole) | set(board)
     unseen = [card for card in range(52) if card not in seen]
     picks = generator.sample(unseen, FLOP_SAMPLES)
-    return sum(float(equity_vs_ranges(hole, (*board, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+    return sum(equity_vs_random(hole, (*board, card)) for card in picks) / FLOP_SAMPLES
 
 
 def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:

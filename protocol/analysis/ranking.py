@@ -8,19 +8,49 @@ only the categories those cards can make exist, and kickers are the cards there 
 Higher ranks are better; only the order matters, and only within one game.
 
 :func:`rank_generic` works for every deck. :func:`rank_standard` is the fast path for the
-52-card deck through eval7; both order every hand identically (a property test checks it).
-:func:`hand_ranker` picks the right one for a game.
+52-card deck through eval7 (its integers differ, its order is the same). :func:`hand_ranker`
+picks the right one for a game (:attr:`pokerbot.protocol.game.Game.ranker`). Compiled code
+uses :func:`pokerbot.protocol.analysis.showdown.rank_hand`, which gives exactly
+:func:`rank_generic`'s integers. This module imports neither numpy nor (before the first
+:func:`rank_standard` call) eval7, so the dealer loads it at no cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from pokerbot.protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
 
 HandRanker = Callable[[Sequence[Card]], int]
 """Maps a hand's cards to an integer; a larger integer is a better hand."""
+
+
+class CardGame(Protocol):
+    """What the card arithmetic asks of a game: its deck, its card counts and its showdown
+    ranker (:class:`pokerbot.protocol.game.Game` is one). The package takes games through this
+    interface, so that :mod:`pokerbot.protocol.game` can use the ranking without a circle."""
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The game's cards, in the reference dealer's order."""
+
+    @property
+    def num_hole_cards(self) -> int:
+        """Hole cards per player."""
+
+    @property
+    def total_board_cards(self) -> int:
+        """Board cards dealt over all rounds."""
+
+    @property
+    def is_standard_deck(self) -> bool:
+        """True for the 52-card deck."""
+
+    @property
+    def ranker(self) -> HandRanker:
+        """The showdown ranker of a hand (hole plus all board cards)."""
+
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = (

@@ -1,17 +1,19 @@
-"""Heads-up showdown equity with every hole card known: the arithmetic of AIVAT's value function.
+"""Showdown equity of a holding against one known hand (both players' cards known).
 
-:func:`heads_up_equity` is position 0's share of a showdown (wins plus half the ties) when both
-players' hole cards are known and the missing board cards are dealt uniformly from the cards
-left (card removal: neither player's cards nor the board can come).
+* :func:`heads_up_equity`: position 0's share of a showdown (wins plus half the ties) with
+  both players' hole cards known, the missing board cards dealt uniformly from the cards left.
+  In 52-card hold'em (two hole cards, five board cards) a compiled kernel: exact with three or
+  more board cards (every run-out: 990 from the flop, 44 from the turn); pre-flop a Monte Carlo
+  over ``preflop_boards`` boards drawn from a generator seeded by the two holdings and
+  ``seed``, never by the deal, so the same pair always gets the same estimate, the two
+  players' estimates add up to 1 exactly (the same boards score both) and the standard
+  deviation is below ``0.5 / sqrt(preflop_boards)``. Other games (Kuhn, Leduc, ...): every
+  completion of the board, ranked by the game's ranker: exact.
+* :func:`equity_all_vs_holding`: every hold'em holding (an array over
+  :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`) against one known holding: exact
+  after the flop, pre-flop the same seeded boards for every holding.
 
-* **52-card hold'em** (two hole cards, five board cards): a compiled kernel. With three or
-  more board cards every run-out is enumerated (990 from the flop, 44 from the turn): exact.
-  Pre-flop it is a Monte Carlo over ``preflop_boards`` boards drawn from a generator seeded
-  by the two holdings and ``seed``, never by the deal: the same pair of holdings always gets
-  the same estimate, the two players' estimates add up to 1 exactly (the same boards score
-  both), and its standard deviation is below ``0.5 / sqrt(preflop_boards)``.
-* **Other games** (Kuhn, Leduc, ...): every completion of the board, ranked by the game's
-  ranker: exact.
+The equity against a range or a random hand is :mod:`pokerbot.protocol.analysis.equity`'s.
 """
 
 from __future__ import annotations
@@ -22,48 +24,65 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pokerbot.protocol.analysis.holdings import HOLDINGS, holding_index
+from pokerbot.protocol.analysis.ranking import CardGame
+from pokerbot.protocol.analysis.showdown import (
+    BOARD_CARDS,
+    compiled,
+    completions,
+    rank_hand,
+    rank_runout_into,
+    showdown_arrays,
+)
 from pokerbot.protocol.cards import Card
-from pokerbot.protocol.game import Game
-from pokerbot.strategies.showdown import _compiled, holding_index, rank_hand
 
 PREFLOP_BOARDS = 20_000
-"""Boards of the pre-flop Monte Carlo in 52-card hold'em (standard deviation below 0.0036)."""
+"""Boards of :func:`heads_up_equity`'s pre-flop Monte Carlo (standard deviation below 0.0036)."""
 MAX_COMPLETIONS = 250_000
-"""The most board completions the generic enumeration walks (a clear error beyond)."""
+"""The most board completions :func:`heads_up_equity` walks in other games (a clear error beyond)."""
 
 
 class EquityError(ValueError):
     """An equity that cannot be computed (cards missing or clashing, a game too big to enumerate)."""
 
 
-@_compiled
-def showdown_arrays(
-    hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Both players' seven-card arrays with the hole and board cards filled in (the rest to be
-    dealt at ``2 + len(board)`` on), and the cards left (the first ``left`` of ``remaining``)."""
-    used = np.zeros(52, dtype=np.bool_)
-    first = np.empty(7, dtype=np.int64)
-    second = np.empty(7, dtype=np.int64)
-    for i in range(2):
-        used[hole0[i]] = True
-        used[hole1[i]] = True
-        first[i] = hole0[i]
-        second[i] = hole1[i]
-    for i in range(board.shape[0]):
-        used[board[i]] = True
-        first[2 + i] = board[i]
-        second[2 + i] = board[i]
-    remaining = np.empty(52, dtype=np.int64)
-    left = 0
-    for card in range(52):
-        if not used[card]:
-            remaining[left] = card
-            left += 1
-    return first, second, remaining, left
+@compiled
+def _vs_holding_kernel(known: np.ndarray, villain: int, holdings: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    count = holdings.shape[0]
+    score = np.zeros(count)
+    seen = np.zeros(count)
+    board = np.empty(5, dtype=np.int64)
+    ranks = np.empty(count, dtype=np.int64)
+    a0, b0 = holdings[villain, 0], holdings[villain, 1]
+    for r in range(boards.shape[0]):
+        rank_runout_into(known, boards[r], holdings, board, ranks)
+        theirs = ranks[villain]
+        for h in range(count):
+            a, b = holdings[h, 0], holdings[h, 1]
+            if ranks[h] < 0 or a == a0 or a == b0 or b == a0 or b == b0:
+                continue
+            score[h] += 1.0 if ranks[h] > theirs else 0.5 if ranks[h] == theirs else 0.0
+            seen[h] += 1.0
+    for h in range(count):
+        score[h] = score[h] / seen[h] if seen[h] > 0.0 else 0.0
+    return score
 
 
-@_compiled
+def equity_all_vs_holding(
+    board: Sequence[Card], villain: Sequence[Card], *, samples: int = 500, seed: int = 0
+) -> np.ndarray:
+    """The equity (wins + ties / 2) of every holding (an array over :data:`HOLDINGS`) against
+    the one holding ``villain`` at showdown, the rest of ``board`` dealt uniformly from the
+    cards that neither holding nor the board uses; 0 for holdings that clash with ``villain``
+    or ``board``. Exact with 3 to 5 board cards; with fewer, every holding is scored on the
+    same ``samples`` boards drawn from ``seed`` (the ones that use none of its cards)."""
+    if len(board) > BOARD_CARDS:
+        raise ValueError(f"a board has at most {BOARD_CARDS} cards, got {len(board)}")
+    boards = completions(board, set(villain), samples, seed)
+    return _vs_holding_kernel(np.array(board, dtype=np.int64), holding_index(villain), HOLDINGS, boards)
+
+
+@compiled
 def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samples: int, seed: int) -> float:
     """Position 0's equity (wins + ties / 2): exact with 3 to 5 board cards, else sampled."""
     first, second, remaining, left = showdown_arrays(hole0, hole1, board)
@@ -101,12 +120,12 @@ def _holdem_kernel(hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray, samp
     return score / samples
 
 
-def is_holdem(game: Game) -> bool:
+def is_holdem(game: CardGame) -> bool:
     """True for 52-card hold'em: two hole cards, five board cards in all."""
     return game.is_standard_deck and game.num_hole_cards == 2 and game.total_board_cards == 5
 
 
-def _check_cards(holes: Sequence[Sequence[Card]], board: Sequence[Card], game: Game) -> None:
+def _check_cards(holes: Sequence[Sequence[Card]], board: Sequence[Card], game: CardGame) -> None:
     cards = [*holes[0], *holes[1], *board]
     if len(set(cards)) != len(cards):
         raise EquityError(f"cards appear twice among the hole cards and the board: {cards}")
@@ -117,7 +136,7 @@ def _check_cards(holes: Sequence[Sequence[Card]], board: Sequence[Card], game: G
 
 
 def heads_up_equity(
-    game: Game,
+    game: CardGame,
     holes: Sequence[Sequence[Card]],
     board: Sequence[Card],
     *,
@@ -147,7 +166,7 @@ def heads_up_equity(
     return _enumerated_equity(game, holes, board)
 
 
-def _enumerated_equity(game: Game, holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> float:
+def _enumerated_equity(game: CardGame, holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> float:
     used = {*holes[0], *holes[1], *board}
     remaining = [card for card in game.deck if card not in used]
     missing = game.total_board_cards - len(board)
@@ -166,4 +185,11 @@ def _enumerated_equity(game: Game, holes: Sequence[Sequence[Card]], board: Seque
     return score / count
 
 
-__all__ = ["PREFLOP_BOARDS", "EquityError", "heads_up_equity", "is_holdem"]
+__all__ = [
+    "MAX_COMPLETIONS",
+    "PREFLOP_BOARDS",
+    "EquityError",
+    "equity_all_vs_holding",
+    "heads_up_equity",
+    "is_holdem",
+]

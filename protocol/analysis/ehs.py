@@ -17,11 +17,12 @@ holding any two of the unseen cards (uniformly, card removal included):
   being ahead after the next card. On the river there is no potential: ``EHS = HS``.
 
 Pre-flop (no board) the value is the hand's all-in equity against a random hand, a table
-of the 169 hand classes (:mod:`pokerbot.models.buckets.preflop`).
+of the 169 hand classes (:func:`pokerbot.protocol.analysis.preflop.preflop_equity`).
 
 :func:`board_ehs` computes every hand on one board at once (sorting and a Fenwick tree
 count the opponent hands by their order now and after each next card; hands sharing a card
-with the one measured are removed directly), about 10 ms for a flop.
+with the one measured are removed directly). Hands are indexed as
+:data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from collections.abc import Sequence
 import numba as nb
 import numpy as np
 
-from pokerbot.models.buckets.evaluator import HAND_CARDS, HAND_INDEX, NUM_HANDS, rank_hand
+from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDINGS
+from pokerbot.protocol.analysis.showdown import rank_hand
 
 _AHEAD, _TIED, _BEHIND = 0, 1, 2
 
@@ -289,7 +291,7 @@ def _hand_ehs(first: int, second: int, board: np.ndarray, size: int) -> float:
             k += 1
     hs = (status[_AHEAD] + 0.5 * status[_TIED]) / m
     if size == 5:
-        return hs
+        return float(hs)
     hp = np.zeros((3, 3))
     for ci in range(n):
         c = rest[ci]
@@ -312,11 +314,11 @@ def _hand_ehs(first: int, second: int, board: np.ndarray, size: int) -> float:
     nden = ahead_total + 0.5 * tied_total
     ppot = (hp[_BEHIND, _AHEAD] + 0.5 * hp[_BEHIND, _TIED] + 0.5 * hp[_TIED, _AHEAD]) / pden if pden > 0 else 0.0
     npot = (hp[_AHEAD, _BEHIND] + 0.5 * hp[_TIED, _BEHIND] + 0.5 * hp[_AHEAD, _TIED]) / nden if nden > 0 else 0.0
-    return hs * (1.0 - npot) + (1.0 - hs) * ppot
+    return float(hs * (1.0 - npot) + (1.0 - hs) * ppot)
 
 
 def hand_ehs(hole: Sequence[int], board: Sequence[int]) -> float:
-    """EHS of one two-card ``hole`` on ``board`` (3 to 5 cards): a few milliseconds on the flop."""
+    """EHS of one two-card ``hole`` on ``board`` (3 to 5 cards)."""
     if len(hole) != 2 or not 3 <= len(board) <= 5 or len(set(hole) | set(board)) != len(hole) + len(board):
         raise ValueError(f"need two hole cards and 3 to 5 board cards, all distinct: {list(hole)}, {list(board)}")
     cards = np.zeros(7, dtype=np.int64)
@@ -324,14 +326,14 @@ def hand_ehs(hole: Sequence[int], board: Sequence[int]) -> float:
     return float(_hand_ehs(int(hole[0]), int(hole[1]), cards, len(board)))
 
 
-def board_ehs(board: Sequence[int]) -> np.ndarray:
+def board_ehs(board: Sequence[int] | np.ndarray) -> np.ndarray:
     """EHS (see the module docstring) of all 1326 hands on ``board`` (3 to 5 cards); NaN where a
-    hand uses a board card. Index by :data:`~pokerbot.models.buckets.evaluator.HAND_INDEX`."""
+    hand uses a board card, over :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`."""
     if not 3 <= len(board) <= 5 or len(set(board)) != len(board):
         raise ValueError(f"a board has 3 to 5 distinct cards, got {list(board)}")
     cards = np.zeros(7, dtype=np.int64)
     cards[: len(board)] = board
-    return _board_ehs(cards, len(board), HAND_CARDS, HAND_INDEX)
+    return _board_ehs(cards, len(board), HOLDINGS, HOLDING_INDEX)
 
 
-__all__ = ["NUM_HANDS", "board_ehs", "hand_ehs"]
+__all__ = ["board_ehs", "hand_ehs"]
