@@ -28,13 +28,13 @@ import time
 import numpy as np
 
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.matchups import holding_space
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
-from pokerbot.strategies.resolve.holdings import holding_space
 from pokerbot.strategies.resolve.tree import build_subgame
 
 STREETS = ("pre-flop", "flop", "turn", "river")

@@ -35,6 +35,7 @@ from pokerbot.protocol.analysis.holdings import (
     conflict_mask,
     holding_index,
 )
+from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.analysis.preflop import (
     CLASSES,
     class_combos,
@@ -49,7 +50,7 @@ from pokerbot.protocol.analysis.showdown import rank_hand, rank_holdings
 from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.protocol.analysis.strength import hand_strength, sampled_equity_vs_random
 from pokerbot.protocol.cards import cards_from_string
-from pokerbot.protocol.game import load_game
+from pokerbot.protocol.game import load_game, parse_game
 
 HOLDEM = load_game("holdem-nolimit-2p")
 TURN = cards_from_string("Ah9h5c2d")
@@ -301,3 +302,55 @@ def test_the_package_namespace_loads_its_names_lazily():
     assert set(analysis.__all__) >= {"HOLDINGS", "HOLDING_INDEX", "rank_holdings", "equity_vs_ranges"}
     with pytest.raises(AttributeError):
         _ = analysis.no_such_name
+
+
+# ------------------------------------------------------------------ matchups (run-out matrices)
+SMALL_NOLIMIT_GAME = """GAMEDEF
+nolimit
+numPlayers = 2
+numRounds = 2
+stack = 1000 1000
+blind = 20 10
+firstPlayer = 2 1
+numSuits = 2
+numRanks = 5
+numHoleCards = 2
+numBoardCards = 3 1
+END GAMEDEF
+"""
+
+
+def test_runout_matrix_is_the_expected_showdown_sign():
+    game = parse_game(SMALL_NOLIMIT_GAME)
+    space = HoldingSpace(game)
+    deck = sorted(game.deck)
+    board = (deck[0], deck[3], deck[6])
+    matrix = space.runout_matrix(board)
+    ranker = game.ranker
+    for h, o in [(0, 44), (5, 30), (12, 13), (20, 41)]:
+        a, b = tuple(space.cards[h]), tuple(space.cards[o])
+        used = set(board) | set(a) | set(b)
+        if len(used) < 7:
+            assert matrix[h, o] == 0.0
+            continue
+        signs = [np.sign(ranker((*a, *board, c)) - ranker((*b, *board, c))) for c in deck if c not in used]
+        assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
+        assert matrix[o, h] == pytest.approx(-np.mean(signs), abs=1e-6)
+
+
+def test_a_holdem_runout_matrix_agrees_with_the_ranker():
+    game = load_game("holdem-nolimit-2p")
+    space = holding_space(game)
+    board = cards_from_string("AsKd7h2c")
+    matrix = space.runout_matrix(board)
+    ranker = game.ranker
+    for a, b in [("QsQd", "AhKs"), ("9h8h", "TcTd"), ("2d2h", "AcKc")]:
+        h, o = space.index(cards_from_string(a)), space.index(cards_from_string(b))
+        used = set(board) | set(space.cards[h]) | set(space.cards[o])
+        signs = [
+            np.sign(ranker((*space.cards[h], *board, c)) - ranker((*space.cards[o], *board, c)))
+            for c in range(52)
+            if c not in used
+        ]
+        assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
+    assert np.abs(matrix + matrix.T).max() == 0.0

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pokerbot.protocol.actions import CALL, LIMIT_RAISE, Action
+from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
@@ -16,7 +17,6 @@ from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.continual import SolveBudget
 from pokerbot.strategies.resolve.exact import resolved_policy
-from pokerbot.strategies.resolve.holdings import HoldingSpace
 from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, BetSizing, build_subgame
 from pokerbot.strategies.solvers import exploitability, solve
 
@@ -116,24 +116,6 @@ def test_a_river_subgame_converges_against_its_exact_best_response():
     late = solver.exploitability()
     assert late < early / 5
     assert late < 0.005 * state.pot
-
-
-def test_runout_matrix_is_the_expected_showdown_sign():
-    game = parse_game(SMALL_NOLIMIT)
-    space = HoldingSpace(game)
-    deck = sorted(game.deck)
-    board = (deck[0], deck[3], deck[6])
-    matrix = space.runout_matrix(board)
-    ranker = game.ranker
-    for h, o in [(0, 44), (5, 30), (12, 13), (20, 41)]:
-        a, b = tuple(space.cards[h]), tuple(space.cards[o])
-        used = set(board) | set(a) | set(b)
-        if len(used) < 7:
-            assert matrix[h, o] == 0.0
-            continue
-        signs = [np.sign(ranker((*a, *board, c)) - ranker((*b, *board, c))) for c in deck if c not in used]
-        assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
-        assert matrix[o, h] == pytest.approx(-np.mean(signs), abs=1e-6)
 
 
 def test_the_gadget_keeps_the_opponent_at_its_earlier_values():

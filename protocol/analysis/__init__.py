@@ -12,6 +12,9 @@ serves), one module per question:
 * :mod:`~pokerbot.protocol.analysis.equity`: the equity of a holding against a range or a
   random hand, exact and sampled, with card removal;
 * :mod:`~pokerbot.protocol.analysis.headsup`: the equity of a holding against one known hand;
+* :mod:`~pokerbot.protocol.analysis.matchups`: the holdings of any heads-up game with one or
+  two hole cards, and every pair's expected showdown over the cards to come (the run-out
+  matrix the re-solver values its leaves with);
 * :mod:`~pokerbot.protocol.analysis.strength`: hand strength (percentile rank) and sampled
   equity of one holding in any game;
 * :mod:`~pokerbot.protocol.analysis.preflop`: the 169 pre-flop classes and their equity
@@ -51,6 +54,8 @@ if TYPE_CHECKING:
     from pokerbot.protocol.analysis.holdings import NUM_HOLDINGS as NUM_HOLDINGS
     from pokerbot.protocol.analysis.holdings import conflict_mask as conflict_mask
     from pokerbot.protocol.analysis.holdings import holding_index as holding_index
+    from pokerbot.protocol.analysis.matchups import HoldingSpace as HoldingSpace
+    from pokerbot.protocol.analysis.matchups import holding_space as holding_space
     from pokerbot.protocol.analysis.preflop import CLASSES as CLASSES
     from pokerbot.protocol.analysis.preflop import class_combos as class_combos
     from pokerbot.protocol.analysis.preflop import class_of_holding as class_of_holding
@@ -83,6 +88,7 @@ _HOMES = {
     ),
     "headsup": ("EquityError", "equity_all_vs_holding", "heads_up_equity"),
     "holdings": ("HOLDINGS", "HOLDING_INDEX", "HOLDING_MASKS", "NUM_HOLDINGS", "conflict_mask", "holding_index"),
+    "matchups": ("HoldingSpace", "holding_space"),
     "preflop": (
         "CLASSES",
         "class_combos",

@@ -1,7 +1,6 @@
 """Real-time re-solving for heads-up games: subgames solved at every decision.
 
 * :mod:`.tree`: the public betting tree of a subgame, from a real state to its round's end;
-* :mod:`.holdings`: the holdings of a game and their card arithmetic (run-out matrices);
 * :mod:`.cfr`: vector-form Discounted CFR over a subgame, with the re-solving gadget;
 * :mod:`.continual`: continual re-solving along a hand (our range, the opponent's values);
 * :mod:`.player`: the ``resolve`` strategy (a blueprint's trunk, then re-solving);

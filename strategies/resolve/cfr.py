@@ -12,7 +12,7 @@ Values are **counterfactual**, in chips over the whole hand (holdings that use a
 get values that mean nothing: their reach is always 0): a holding's value at a node is
 the sum, over the opponent holdings that share none of its cards, of the opponent's reach
 times the payoff (fold: a folder loses what it put in; showdown and leaf: ``stake`` times the
-expected sign of the showdown, :meth:`~.holdings.HoldingSpace.runout_matrix` where cards are
+expected sign of the showdown, :meth:`~pokerbot.protocol.analysis.matchups.HoldingSpace.runout_matrix` where cards are
 still to come). Terminal values cost O(n) per fold or river showdown (ranks sorted once per
 board, prefix sums per card for card removal) and one matrix product per leaf.
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from pokerbot.strategies.resolve.holdings import HoldingSpace
+from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
 
 ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0

@@ -36,10 +36,10 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from pokerbot.protocol.actions import Action
+from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.resolve.cfr import SubgameSolver
-from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
 from pokerbot.strategies.resolve.tree import DECISION, BetSizing, build_subgame
 
 STARTS = ("range", "runout")

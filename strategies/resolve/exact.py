@@ -16,11 +16,11 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
-from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
 from pokerbot.strategies.resolve.tree import BetSizing
 from pokerbot.strategies.solvers.policy import Policy
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
 from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
-from pokerbot.strategies.resolve.holdings import HoldingSpace, holding_space
 from pokerbot.strategies.resolve.tree import BetSizing
 
 
