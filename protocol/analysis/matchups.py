@@ -27,15 +27,15 @@ import numpy as np
 from numba import njit
 
 from pokerbot.protocol.analysis.holdings import HOLDINGS as HOLDEM_HOLDINGS
+from pokerbot.protocol.analysis.ranking import CardGame
 from pokerbot.protocol.analysis.showdown import rank_holdings_into
 from pokerbot.protocol.cards import NUM_CARDS, Card
-from pokerbot.protocol.game import Game
 
 
 class HoldingSpace:
     """Every holding of a heads-up game with a fixed number of hole cards (one or two)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: CardGame) -> None:
         if game.num_players != 2:
             raise ValueError("re-solving plays heads-up games")
         if game.num_hole_cards not in (1, 2):
@@ -74,7 +74,8 @@ class HoldingSpace:
         """True for the holdings that use no card of ``board``."""
         used = np.zeros(NUM_CARDS, dtype=bool)
         used[list(board)] = True
-        return np.logical_not(np.any(used[self.cards], axis=1))
+        valid: np.ndarray = np.logical_not(np.any(used[self.cards], axis=1))
+        return valid
 
     @cached_property
     def conflicts(self) -> np.ndarray:
@@ -119,7 +120,7 @@ class HoldingSpace:
 
 
 @cache
-def holding_space(game: Game) -> HoldingSpace:
+def holding_space(game: CardGame) -> HoldingSpace:
     """The (shared, read-only) holding space of ``game``."""
     return HoldingSpace(game)
 

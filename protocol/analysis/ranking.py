@@ -36,6 +36,10 @@ class CardGame(Protocol):
         """The game's cards, in the reference dealer's order."""
 
     @property
+    def num_players(self) -> int:
+        """Players at the table."""
+
+    @property
     def num_hole_cards(self) -> int:
         """Hole cards per player."""
 
