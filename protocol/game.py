@@ -100,6 +100,12 @@ class Game(BaseModel):
         return max(self.blinds)
 
     @cached_property
+    def has_antes(self) -> bool:
+        """True when every player posts the same forced bet (an ante, as in Kuhn and Leduc
+        poker) rather than a small and a big blind; :attr:`big_blind` is then the ante."""
+        return self.num_players > 1 and len(set(self.blinds)) == 1
+
+    @cached_property
     def min_raise_by(self) -> int:
         """The smallest no-limit raise-by after the first round: the big blind, at least 1 chip."""
         return max(1, *self.blinds)
@@ -213,7 +219,8 @@ _SINGLE_VALUED = {"numPlayers", "numRounds", "numSuits", "numRanks", "numHoleCar
 def parse_game(text: str, source: str = "<game>") -> Game:
     """Parse an ACPC ``GAMEDEF`` block.
 
-    ``source`` names the text in error messages (a path or a built-in name).
+    ``source`` names the text in error messages (a path or a built-in name). The block must
+    end with ``END GAMEDEF`` (a file without it may have been cut short).
     Raises :class:`GameDefinitionError` naming the line, the field and the problem.
     """
     values: dict[str, tuple[int, ...]] = {}
@@ -254,6 +261,8 @@ def parse_game(text: str, source: str = "<game>") -> Game:
         if field in values:
             raise GameDefinitionError(f"{where}: {field} is given twice")
         values[field] = numbers
+    if not ended:
+        raise GameDefinitionError(f"{source}: no END GAMEDEF line (the definition is cut short?)")
     return _build_game(values, betting, source)
 
 

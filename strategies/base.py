@@ -20,6 +20,7 @@ Configuration is the constructor; randomness comes from the ``seed`` given there
 from __future__ import annotations
 
 import copy
+import difflib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
@@ -155,6 +156,9 @@ class StrategyInfo:
     argument: str | None = None
     argument_optional: bool = False
     """True: ``name`` alone is built with ``factory(game, seed)``, ``name:value`` with the argument."""
+    check_argument: Callable[[Game, str], None] | None = None
+    """Raises ValueError when an argument is malformed, without building the strategy (cheap:
+    a bad argument is refused before anything slow is loaded)."""
 
 
 class StrategyRegistry:
@@ -185,8 +189,12 @@ class StrategyRegistry:
         entry = self._entries.get(name)
         if entry is None:
             how = ", or a class of your own as path/to/file.py:Class or module:Class" if self._spec_loader else ""
+            close = difflib.get_close_matches(name, self.names(), n=1)
+            guess = f"; did you mean {close[0]}?" if close else ""
             raise UnknownStrategyError(
-                f"unknown strategy {name!r}: known strategies are {', '.join(self.names())}{how}"
+                f"unknown strategy {name!r}{guess} The known strategies are {', '.join(self.names())}{how}"
+                if guess
+                else f"unknown strategy {name!r}: known strategies are {', '.join(self.names())}{how}"
             )
         return entry
 
@@ -205,11 +213,12 @@ class StrategyRegistry:
             self._loaded[name] = loaded
         return loaded
 
-    def create(self, name: str, game: Game, seed: int | None = None) -> Strategy:
-        """A new strategy ``name`` (or ``name:argument``, or a loadable spec) for ``game``."""
+    def check(self, name: str, game: Game) -> StrategyInfo:
+        """The entry of ``name`` once it is known to play ``game`` with its argument as given
+        (checked without building the strategy); raises UnknownStrategyError saying why not."""
         entry = self.lookup(name)
         if entry.name == name and name not in self._entries:  # loaded from a file or module
-            return entry.factory(game, seed)
+            return entry
         base, has_argument, argument = name.partition(":")
         if entry.argument is not None and not entry.argument_optional and not (has_argument and argument):
             raise UnknownStrategyError(f"strategy {base!r} needs an argument: {base}:{entry.argument}")
@@ -217,6 +226,19 @@ class StrategyRegistry:
             raise UnknownStrategyError(f"strategy {base!r} takes no argument, got {name!r}")
         if not entry.supports(game):
             raise UnknownStrategyError(f"strategy {base!r} does not play this game")
+        if entry.check_argument is not None and has_argument and argument:
+            try:
+                entry.check_argument(game, argument)
+            except ValueError as error:
+                raise UnknownStrategyError(f"strategy {name!r}: {error}") from None
+        return entry
+
+    def create(self, name: str, game: Game, seed: int | None = None) -> Strategy:
+        """A new strategy ``name`` (or ``name:argument``, or a loadable spec) for ``game``."""
+        entry = self.check(name, game)
+        if entry.name == name and name not in self._entries:  # loaded from a file or module
+            return entry.factory(game, seed)
+        _, has_argument, argument = name.partition(":")
         if entry.argument is None or not (has_argument or argument):
             return entry.factory(game, seed)
         try:

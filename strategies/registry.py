@@ -78,6 +78,18 @@ def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> 
     return miximax_factory(game, seed, budget, learn=False)
 
 
+def _miximax_argument(game: Game, argument: str) -> None:
+    from pokerbot.strategies.agent.arguments import parse_settings  # light: no agent, no river
+
+    parse_settings(argument)
+
+
+def _adaptive_argument(game: Game, argument: str) -> None:
+    if _small_two_player_limit(game):
+        raise ValueError("adaptive takes a time budget only in hold'em")
+    _miximax_argument(game, argument)
+
+
 def _resolve(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
     from pokerbot.strategies.resolve import resolve_factory  # imports numba: only when asked
 
@@ -220,6 +232,7 @@ def default_registry() -> StrategyRegistry:
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
+            check_argument=_miximax_argument,
         )
     )
     registry.register(
@@ -230,6 +243,7 @@ def default_registry() -> StrategyRegistry:
             supports=_miximax_games,
             argument="SECONDS",
             argument_optional=True,
+            check_argument=_miximax_argument,
         )
     )
     registry.register(
@@ -255,6 +269,7 @@ def default_registry() -> StrategyRegistry:
             supports=_adaptive_games,
             argument="SECONDS",
             argument_optional=True,
+            check_argument=_adaptive_argument,
         )
     )
     for name, summary in SHIPPED.items():

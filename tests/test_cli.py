@@ -44,7 +44,8 @@ def test_commands_and_groups_run_through_the_lazy_table() -> None:
     assert all(name in group_help.output for name in ("model-learning", "kuhn", "leduc"))
     assert "--install-completion" not in group_help.output
     unknown = runner.invoke(app, ["no-such-command"])
-    assert unknown.exit_code == 2 and "No such command" in unknown.output
+    assert unknown.exit_code == 2
+    assert unknown.output == "pokerbot: error: no such command 'no-such-command' (pokerbot)\n"
 
 
 def _imported_by(argv: list[str]) -> set[str]:
@@ -67,6 +68,7 @@ def test_pokerbot_help_imports_no_command_module() -> None:
         "pokerbot.bot.cli",
         "pokerbot.bot.cli.app",
         "pokerbot.bot.cli.commands",
+        "pokerbot.bot.cli.errors",
     }
     assert not modules & {*HEAVY, "eval7", "pydantic", "websockets", "asyncio"}
 
@@ -105,6 +107,6 @@ def test_the_dealer_starts_without_typer_and_keeps_its_exit_codes(tmp_path: Path
     assert not {"typer", "rich", "pokerbot.bot.cli.app"} & modules
     cli = [sys.executable, "-m", "pokerbot.bot.cli", "dealer"]
     usage = subprocess.run([*cli, "m", "kuhn"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert usage.returncode == 2 and usage.stderr.startswith("error: ")
+    assert usage.returncode == 2 and usage.stderr.startswith("pokerbot: error: ")
     shown = subprocess.run([*cli, "-h"], capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0 and "--t_response" in shown.stdout

@@ -109,9 +109,10 @@ async def play_against(dealer: Dealer, strategy: Strategy, **options: Any) -> An
     """Play ``strategy`` against the scripted ``dealer``; by default in a worker thread, so that
     the test can look at the strategy object (a strategy process has its own copy)."""
     options.setdefault("isolation", "thread")
+    game = options.pop("game", KUHN)
     server, port = await serve(dealer)
     async with server, asyncio.timeout(20):
-        return await play_match(f"tcp://127.0.0.1:{port}", KUHN, strategy, **options)
+        return await play_match(f"tcp://127.0.0.1:{port}", game, strategy, **options)
 
 
 # ------------------------------------------------------------ decision clock
@@ -295,11 +296,26 @@ async def test_a_dealer_that_never_deals_is_an_error() -> None:
 
 
 async def test_a_malformed_dealer_line_is_logged_and_skipped() -> None:
-    dealer = Dealer(["MATCHSTATE:9:0::Ks|", *HAND_0], {HAND_0[0]})
+    dealer = Dealer([*HAND_0, "MATCHSTATE:9:1::|As", *HAND_1], {HAND_0[0], HAND_1[1]})
     with capture_logs() as logs:
-        result = await play_against(dealer, Scripted(KUHN, CALL))
-    assert result.error is None and result.hands_played == 1
+        result = await play_against(dealer, Scripted(KUHN, CALL, CALL))
+    assert result.error is None and result.hands_played == 2
     assert [entry["event"] for entry in logs if entry["log_level"] == "warning"] == ["bad_line"]
+
+
+@pytest.mark.parametrize("isolation", ["inline", "thread"])
+async def test_a_dealer_of_another_game_is_said_once_and_the_client_stops(isolation: str) -> None:
+    """Kuhn's lines read as Leduc's until the first hand ends: that line does not fit, and the
+    client stops there (rather than skip every hand) and says why."""
+    dealer = Dealer(HAND_1, {HAND_1[1]})
+    leduc = load_game("leduc")
+    with capture_logs() as logs:
+        result = await play_against(dealer, Scripted(leduc, CALL), isolation=isolation, game=leduc)
+    assert result.hands_played == 0
+    assert result.mismatch == "'MATCHSTATE:1:1:cc:Qs|As': betting at offset 17: expected '/' (round 1 has started)"
+    assert result.error is not None and result.mismatch in result.error
+    assert not [entry for entry in logs if entry["log_level"] == "warning"]
+    assert dealer.received == ["VERSION:2.0.0", "MATCHSTATE:1:1:c:|As:c"]  # the request that fit, answered
 
 
 async def test_connecting_retries_until_the_dealer_listens() -> None:

@@ -502,7 +502,7 @@ def test_reference_command_line(tmp_path: Path) -> None:
     [
         (["m", "kuhn", "3", "1", "A"], "1 player names given"),
         (["m", "nosuchgame", "3", "1", "A", "B"], "nosuchgame"),
-        (["m", "kuhn", "three", "1", "A", "B"], "invalid int value"),
+        (["m", "kuhn", "three", "1", "A", "B"], "'three' is not a whole number (pokerbot dealer HANDS)"),
         (["m", "kuhn", "3", "1", "A", "B", "-p", "1,x"], "port numbers"),
         (["m", "kuhn", "3", "1", "A", "B", "--bogus"], "unrecognized"),
         (["m", "kuhn", "3", "1", "A", "B", "--t_response", "0"], "positive number of milliseconds, got '0'"),

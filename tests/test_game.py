@@ -121,6 +121,7 @@ def _replace(text: str, old: str, new: str) -> str:
         ("numSuits = 4", "numSuits = 4\nnumSuits = 4", "numSuits is given twice"),
         ("numSuits = 4\n", "", "numSuits is missing"),
         ("END GAMEDEF\n", "END GAMEDEF\nnumRanks = 3\n", "after END GAMEDEF"),
+        ("END GAMEDEF\n", "", "no END GAMEDEF line"),
     ],
 )
 def test_rejected_definitions_name_the_field(old, new, message):

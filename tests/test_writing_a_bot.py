@@ -197,4 +197,4 @@ def test_bad_strategy_arguments_are_one_line_errors_not_tracebacks(
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.stderr
+    assert len(lines) == 1 and lines[0].startswith("pokerbot: error: ") and message in lines[0], result.stderr

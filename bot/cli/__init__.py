@@ -2,8 +2,10 @@
 (:mod:`pokerbot.bot.cli.commands`), the Typer application (:mod:`pokerbot.bot.cli.app`) and one
 module per command.
 
-Exit status: 0 on success, 1 when a check finds disagreements, 2 on bad usage or input (the
-message says what and where).
+Exit status: 0 on success, 1 when a check finds disagreements or a run fails, 2 on bad usage
+or input. Every error is one line on standard error, ``pokerbot: error: WHAT (WHERE)``
+(:mod:`pokerbot.bot.cli.errors`); no input prints a traceback. An unexpected exception (a bug)
+is one such line too, naming the file that keeps its traceback.
 """
 
 from __future__ import annotations
@@ -12,16 +14,45 @@ import sys
 
 from pokerbot.bot.cli.commands import COMMANDS
 
+TRACEBACK_VARIABLE = "POKERBOT_TRACEBACK"
+"""Set (to anything) in the environment, an unexpected exception prints its traceback."""
+
 
 def main() -> None:
     """Entry point of the ``pokerbot`` console script (and of ``python -m pokerbot.bot.cli``)."""
     argv = sys.argv[1:]
-    entry = COMMANDS.get(argv[0]) if argv else None
-    if entry is not None and entry.raw_argv:
-        import importlib
+    try:
+        entry = COMMANDS.get(argv[0]) if argv else None
+        if entry is not None and entry.raw_argv:
+            import importlib
 
-        run = getattr(importlib.import_module(entry.module), entry.attribute)
-        raise SystemExit(run(argv[1:]))
-    from pokerbot.bot.cli.app import app  # Typer is imported only for the commands that use it
+            run = getattr(importlib.import_module(entry.module), entry.attribute)
+            raise SystemExit(run(argv[1:]))
+        from pokerbot.bot.cli.app import app  # Typer is imported only for the commands that use it
 
-    app()
+        app(prog_name="pokerbot")
+    except Exception as error:
+        raise SystemExit(_unexpected(error, argv)) from None
+
+
+def _unexpected(error: Exception, argv: list[str]) -> int:
+    """Report a bug in one line, its traceback kept in a file (printed instead when
+    ``POKERBOT_TRACEBACK`` is set); exit status 1."""
+    import os
+    import tempfile
+    import traceback
+
+    from pokerbot.bot.cli.errors import FAILED, print_error
+
+    if os.environ.get(TRACEBACK_VARIABLE):
+        traceback.print_exc()
+        return FAILED
+    command = " ".join(["pokerbot", *argv[:1]])
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="pokerbot-traceback-", suffix=".txt", delete=False) as kept:
+            kept.write(f"{command} {' '.join(argv[1:])}\n\n{traceback.format_exc()}")
+        where = f"{command}; the traceback is in {kept.name}"
+    except OSError:
+        where = f"{command}; {TRACEBACK_VARIABLE}=1 prints the traceback"
+    print_error(f"unexpected {type(error).__name__}: {error}; please report it", where)
+    return FAILED

@@ -25,7 +25,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from pokerbot.bot.cli.outputs import fail, write_json_report
+from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.models.buckets.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables

@@ -31,6 +31,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import print_table
 from pokerbot.bot.matches.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
 from pokerbot.protocol.game import Game, load_game
@@ -163,7 +165,6 @@ def aivat_command(
     from pokerbot.strategies.base import UnknownStrategyError
     from pokerbot.strategies.evaluation.aivat import AivatError
 
-    errors = Console(stderr=True)
     try:
         if not 1 <= len(logs) <= 2:
             raise AivatInputError(f"give one log, or the two logs of a duplicate match; got {len(logs)}")
@@ -181,15 +182,13 @@ def aivat_command(
         hero = _lookahead_player(lookahead, game_definition, match_logs[0].seats, known, (value, boards))
         runs = _estimate(game_definition, match_logs, known, seed, (imaginary, sample, value), quiet, hero, boards)
     except (GameDefinitionError, AivatInputError, UnknownStrategyError) as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise fail(str(error)) from None
     except AivatError as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise fail(str(error), status=FAILED) from None
     names = list(match_logs[0].seats)
     report = aivat_report(runs, names, game_definition.big_blind)
     title = f"{', '.join(str(p) for p in logs)}: AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
-    Console().print(aivat_table(title, report, known, game_definition.big_blind))
+    print_table(aivat_table(title, report, known, game_definition.big_blind))
     if json_path is not None:
         label = game or builtin_name(game_definition)
         data = {"game": label, "logs": [str(p) for p in logs], "known": known, "players": report}

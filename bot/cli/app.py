@@ -7,12 +7,15 @@ by :func:`pokerbot.bot.cli.main` directly, without paying for Typer and its help
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
 from pokerbot.bot.cli.commands import COMMANDS
+from pokerbot.bot.cli.errors import BAD_INPUT, click_module, print_error, usage_error
 
 RAW_ARGV_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 """Typer settings that hand a raw-argv command its whole command line."""
@@ -84,6 +87,33 @@ class LazyGroup(TyperGroup):
         finally:
             self._listing = False
 
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; a usage error is one line, ``pokerbot: error: WHAT (WHERE)``,
+        and exit status 2 (not click's usage text and boxed message)."""
+        exceptions = click_module().exceptions
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except exceptions.ClickException as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # ``pokerbot`` or a group alone: its help
+                typer.echo(error.format_message())
+                status = 0
+            else:
+                print_error(*usage_error(error))
+                status = BAD_INPUT if isinstance(error, exceptions.UsageError) else error.exit_code
+        except typer.Abort:
+            print_error("aborted", "pokerbot")
+            status = 130
+        if not standalone_mode:
+            return status
+        sys.exit(status if isinstance(status, int) else 0)
+
 
 app = typer.Typer(
     name="pokerbot",
@@ -95,8 +125,20 @@ app = typer.Typer(
 )
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from importlib.metadata import version
+
+        typer.echo(f"pokerbot {version('pokerbot')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def pokerbot() -> None:
+def pokerbot(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """An adaptive poker agent for the ACPC match-state protocol 2.0.0."""
 
 

@@ -26,11 +26,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import re
 import sys
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from pokerbot.bot.cli.errors import BAD_INPUT, FAILED, locate, print_error
 from pokerbot.bot.dealer.server import DealerConfig, serve_match
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
@@ -38,21 +40,52 @@ from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_score_line
 from pokerbot.protocol.transactions import TransactionFormatError
 
+COMMAND = "pokerbot dealer"
+
 
 class _UsageError(Exception):
-    """Bad command-line usage; the message says what."""
+    """Bad command-line usage: what is wrong, and where (the argument or option)."""
+
+    def __init__(self, what: str, where: str | None = None) -> None:
+        super().__init__(what)
+        self.what, self.where = what, where
+
+
+_ARGPARSE_VALUE = re.compile(r"argument (?P<where>[^:]+): (?P<what>.*)")
+_ARGPARSE_TYPE = re.compile(r"invalid (?P<type>int|float) value: (?P<value>.*)")
+_FIELDS = {
+    "match_name": "MATCHNAME",
+    "hands": "HANDS",
+    "seed": "SEED",
+    "names": "NAME ...",
+    "ports": "-p",
+    "host": "--host",
+    "start_timeout_ms": "--start_timeout",
+    "transport": "--transport",
+    "token": "--token",
+    "max_invalid": "--max-invalid",
+    "output_dir": "--out",
+}
+"""Where on the command line each :class:`DealerConfig` field comes from."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
+        parsed = _ARGPARSE_VALUE.fullmatch(message)
+        if parsed is None:
+            raise _UsageError(message)
+        what = parsed["what"]
+        bad_type = _ARGPARSE_TYPE.fullmatch(what)
+        if bad_type is not None:
+            what = f"{bad_type['value']} is not a {'whole number' if bad_type['type'] == 'int' else 'number'}"
+        raise _UsageError(what, parsed["where"].split("/")[0])
 
 
 def _ports(text: str) -> list[int]:
     try:
         return [int(part) for part in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"-p needs comma-separated port numbers, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"needs comma-separated port numbers, got {text!r}") from None
 
 
 def _milliseconds(text: str) -> float:
@@ -110,7 +143,7 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
     try:
         game = load_game(args.game)
     except (GameDefinitionError, OSError) as error:
-        raise _UsageError(f"game {args.game!r}: {error}") from None
+        raise _UsageError(str(error), "GAME") from None
     limits = TimeLimits(args.t_response, args.t_hand, args.t_per_hand)
     try:
         return DealerConfig(
@@ -135,8 +168,17 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
             max_invalid=args.max_invalid,
         )
     except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}" for e in error.errors())
-        raise _UsageError(problems) from None
+        first = error.errors()[0]
+        what = str(first["msg"]).removeprefix("Value error, ")
+        field = str(first["loc"][0]) if first["loc"] else ""
+        bounds = {
+            "greater_than_equal": "at least {ge}",
+            "less_than_equal": "at most {le}",
+            "greater_than": "above {gt}",
+        }
+        if first["type"] in bounds:
+            what = f"must be {bounds[first['type']].format(**first.get('ctx', {}))}, got {first['input']}"
+        raise _UsageError(what[:1].lower() + what[1:], _FIELDS.get(field, field or None)) from None
 
 
 def run_dealer(argv: list[str]) -> int:
@@ -147,9 +189,8 @@ def run_dealer(argv: list[str]) -> int:
     try:
         config = config_from_argv(argv)
     except _UsageError as error:
-        print(f"error: {error}", file=sys.stderr)
-        build_parser().print_usage(sys.stderr)
-        return 2
+        print_error(error.what, locate(error.where, COMMAND))
+        return BAD_INPUT
 
     def print_ports(ports: list[int]) -> None:
         # As the reference: the ports on standard output, then the header on standard error
@@ -160,11 +201,11 @@ def run_dealer(argv: list[str]) -> int:
     try:
         result = asyncio.run(serve_match(config, on_ports=print_ports, catch_signals=True))
     except OSError as error:
-        print(f"ERROR: {error}", file=sys.stderr)
-        return 1
+        print_error(f"cannot serve the match: {error.strerror or error}", locate("-p", COMMAND))
+        return FAILED
     except TransactionFormatError as error:
-        print(f"ERROR: cannot resume from {config.transaction_path}: {error}", file=sys.stderr)
-        return 1
+        print_error(f"cannot resume from {config.transaction_path}: {error}", locate("-a", COMMAND))
+        return FAILED
     except KeyboardInterrupt:  # before the match's signal handlers were in place
         print("ERROR: stopped by SIGINT", file=sys.stderr)
         return 130

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from pokerbot.bot.cli.errors import fail
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import BUILTIN_GAMES, format_game, load_game
 
@@ -16,8 +17,7 @@ def show(game: str = typer.Argument(..., help="A built-in game name or a game de
     try:
         typer.echo(format_game(load_game(game)), nl=False)
     except GameDefinitionError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(error), "GAME") from None
 
 
 @game_app.command("list")

@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from pokerbot.bot.cli.outputs import fail
+from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.kit.build import ACPC_FOLDER_NAMES, KitError, build_kit, read_kit
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.limits import TimeLimits

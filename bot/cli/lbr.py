@@ -12,7 +12,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from pokerbot.bot.cli.outputs import fail, write_json_report
+from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.lbr.checkpoint import LbrCheckpoint
 from pokerbot.bot.lbr.matches import LbrResult, RegistryStrategy, lbr_matches, plan_lbr, run_lbr

@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_command
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, fail, prepare_output
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
 from pokerbot.protocol.game import Game, format_game, load_game
 from pokerbot.protocol.matchlog import (
@@ -65,7 +66,7 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
-        raise fail(f"cannot read {path}: {error.strerror or error}") from None
+        raise fail(f"cannot read {path}: {error.strerror or error}", "LOGFILE") from None
 
 
 def _is_phh(path: Path, text: str) -> bool:
@@ -80,7 +81,7 @@ def _game(game: str | None, header: list[str], folder: Path) -> tuple[Game, str]
             return definition, builtin_name(definition) or game
         return game_from_header(header, folder)
     except (GameDefinitionError, OSError) as error:
-        raise fail(str(error)) from None
+        raise fail(str(error), "--game" if game is not None else "LOGFILE") from None
 
 
 @log_app.command("check")
@@ -96,21 +97,22 @@ def check(
     when everything agrees, 1 with the places of the disagreements, 2 when it cannot be read.
     """
     if max_errors < 1:
-        raise fail("--max-errors must be at least 1")
+        raise fail(f"must be at least 1, got {max_errors}", "--max-errors")
     text = _read(logfile)
     if _is_phh(logfile, text):
         try:
             histories = list(loads_phh(text))
             definition = load_game(game) if game is not None else None
-        except (LogFormatError, GameDefinitionError) as error:
-            raise fail(f"{logfile}: {error}") from None
+        except LogFormatError as error:
+            raise fail(str(error), str(logfile)) from None
+        except GameDefinitionError as error:
+            raise fail(str(error), "--game") from None
         report = check_phh(histories, definition, max_errors)
-        big_blind = (definition or _first_game(histories)).big_blind if histories else 1
+        played = (definition or _first_game(histories)) if histories else None
     else:
-        definition, _ = _game(game, read_header(text.splitlines()), logfile.parent)
-        report = check_log(text.splitlines(), definition, max_errors)
-        big_blind = definition.big_blind
-    _print_report(logfile, report, big_blind)
+        played, _ = _game(game, read_header(text.splitlines()), logfile.parent)
+        report = check_log(text.splitlines(), played, max_errors)
+    _print_report(logfile, report, played)
 
 
 def _first_game(histories: list[PokerbotHandHistory]) -> Game:
@@ -121,9 +123,11 @@ def _first_game(histories: list[PokerbotHandHistory]) -> Game:
         return load_game("holdem-nolimit-2p")
 
 
-def _print_report(logfile: Path, report: LogReport, big_blind: int) -> None:
+def _print_report(logfile: Path, report: LogReport, game: Game | None) -> None:
     console, errors = Console(), Console(stderr=True)
-    table = Table(title=f"{logfile.name}: {report.hands} hands (big blind {big_blind} chips)")
+    big_blind = game.big_blind if game is not None else 1
+    stake = "" if game is None else f" ({'ante' if game.has_antes else 'big blind'} {plural(big_blind, 'chip')})"
+    table = Table(title=f"{logfile.name}: {plural(report.hands, 'hand')}{stake}")
     table.add_column("player")
     table.add_column("total (chips)", justify="right")
     table.add_column("mbb/hand", justify="right")
@@ -132,14 +136,14 @@ def _print_report(logfile: Path, report: LogReport, big_blind: int) -> None:
         total = report.totals.get(name, 0.0)
         per_hand = 1000.0 * total / big_blind / report.hands if report.hands else 0.0
         table.add_row(name, format_value(total), f"{per_hand:.1f}")
-    console.print(table)
+    print_table(table)
     if report.ok:
         console.print("OK: every hand is legal and every value agrees.", markup=False)
         return
     for problem in report.problems:
         errors.print(f"{logfile}: {problem}", markup=False, soft_wrap=True)
     where = f"; checking stopped there (at line or hand {report.stopped_at})" if report.stopped_at else ""
-    errors.print(f"{logfile}: {len(report.problems)} problems{where}", markup=False, soft_wrap=True)
+    errors.print(f"{logfile}: {plural(len(report.problems), 'problem')}{where}", markup=False, soft_wrap=True)
     raise typer.Exit(1)
 
 
@@ -155,17 +159,17 @@ def convert(
     try:
         prepare_output(out)
     except OutputFolderError as error:
-        raise fail(str(error)) from None
+        raise fail(str(error), "--out") from None
     try:
         if _is_phh(logfile, text):
             if to is not Format.acpc:
-                raise fail(f"{logfile} is PHH already: convert it --to acpc")
+                raise fail(f"{logfile} is PHH already: convert it --to acpc", "--to")
             definition = load_game(game) if game is not None else None
             hands = [phh_to_hand(history, definition, index) for index, history in enumerate(loads_phh(text))]
             written = _write_acpc(hands, out, logfile.stem)
         else:
             if to is Format.acpc:
-                raise fail(f"{logfile} is an ACPC log already: convert it --to phh or --to pokerstars")
+                raise fail(f"{logfile} is an ACPC log already: convert it --to phh or --to pokerstars", "--to")
             lines = text.splitlines()
             definition, _ = _game(game, read_header(lines), logfile.parent)
             hands = read_log(lines, definition).hands
@@ -177,11 +181,13 @@ def convert(
                 content = format_pokerstars_match(hands, definition, table=event, when=stamp)
             out.write_text(content, encoding="utf-8")
             written = [out]
-    except (LogFormatError, GameDefinitionError) as error:
-        raise fail(f"{logfile}: {error}") from None
+    except LogFormatError as error:
+        raise fail(str(error), str(logfile)) from None
+    except GameDefinitionError as error:
+        raise fail(str(error), "--game") from None
     except OSError as error:
-        raise fail(f"cannot write {out}: {error.strerror or error}") from None
-    typer.echo(f"{len(hands)} hands converted to {to.value}")
+        raise fail(f"cannot write {out}: {error.strerror or error}", "--out", status=FAILED) from None
+    typer.echo(f"{plural(len(hands), 'hand')} converted to {to.value}")
     announce(written)
 
 

@@ -27,7 +27,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_report, aivat_table
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table, remove_empty
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.matches.base import MatchConfigError, MatchError, MatchOutcome
 from pokerbot.bot.matches.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
@@ -76,7 +77,6 @@ def match_command(
     aivat: bool = typer.Option(False, "--aivat", help="Also AIVAT's variance-reduced winnings (heads-up, in process)."),
 ) -> None:
     """Play a match between strategies (by registry name) and report the winnings."""
-    errors = Console(stderr=True)
     registry = default_registry()
     chunked = jobs is not None or address is not None or chunk_hands is not None or aivat
     try:
@@ -101,11 +101,15 @@ def match_command(
             output_dir=out,
             match_name=name,
         )
-        prepare_output(out, folder=True)
-        prepare_output(json_path)
-    except (GameDefinitionError, UnknownStrategyError, MatchConfigError, OutputFolderError) as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+    except (GameDefinitionError, UnknownStrategyError, MatchConfigError) as error:
+        raise fail(str(error)) from None
+    created: list[Path] = []
+    try:
+        prepare_output(out, folder=True, created=created)
+        prepare_output(json_path, created=created)
+    except OutputFolderError as error:
+        remove_empty(created)
+        raise fail(str(error), "--out" if str(out) in str(error) else "--json") from None
     started = time.perf_counter()
     merged: list[MergedMatch] = []
     try:
@@ -114,29 +118,27 @@ def match_command(
             outcomes = [match.outcome for match in merged]
         else:
             outcomes = _play(plan, registry, quiet)
-    except ExecutorError as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-    except UnknownStrategyError as error:  # a strategy's argument or file, found bad when it is built
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-    except ModuleNotFoundError as error:
-        if error.name not in LOOPBACK_MODULES:
-            raise
-        errors.print(f"error: loopback mode needs {error.name}, which is missing; use --in-process", markup=False)
-        raise typer.Exit(2) from None
-    except (MatchError, OSError) as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+    except BaseException as error:
+        remove_empty(created)  # no folder left behind with nothing in it
+        if isinstance(error, ExecutorError | UnknownStrategyError):  # a strategy found bad when it is built
+            raise fail(str(error)) from None
+        if isinstance(error, ModuleNotFoundError) and error.name in LOOPBACK_MODULES:
+            raise fail(f"loopback mode needs {error.name}, which is missing; use --in-process") from None
+        if isinstance(error, MatchError | OSError):
+            raise fail(str(error), status=FAILED) from None
+        raise
     elapsed = time.perf_counter() - started
     stats = match_stats([o.per_hand_values for o in outcomes], plan.names, game_definition.big_blind)
-    Console().print(_table(plan, stats, elapsed))
+    print_table(_table(plan, stats, elapsed))
+    renamed = [f"{typed} is {name}" for typed, name in zip(shown_names(plan.strategies), plan.names) if typed != name]
+    if renamed:
+        typer.echo(f"in the log: {', '.join(renamed)} (a log's names hold no ':', '|' or spaces)")
     figures = None
     if aivat:
         figures = aivat_figures(merged, plan.names, game_definition.big_blind)
         known = {name: s for name, s in zip(plan.names, plan.strategies, strict=True) if name in figures["known"]}
         title = f"AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
-        Console().print(aivat_table(title, figures["players"], known, game_definition.big_blind))
+        print_table(aivat_table(title, figures["players"], known, game_definition.big_blind))
     plot = _plot(plan, outcomes)
     if json_path is not None:
         report = _report(plan, outcomes, stats, elapsed, plot)
@@ -148,8 +150,7 @@ def match_command(
     announce([*(o.log_path for o in outcomes), plot, json_path])
     failed = [o.error for o in outcomes if o.error is not None]
     if failed:
-        errors.print(f"error: the match stopped early: {failed[0]}", markup=False, soft_wrap=True)
-        raise typer.Exit(1)
+        raise fail(f"the match stopped early: {failed[0]}", status=FAILED)
 
 
 def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) -> list[str]:
@@ -206,18 +207,18 @@ def _fmt(value: float, digits: int = 0) -> str:
 def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Table:
     """The results table: one row per player."""
     hands = stats[0].hands if stats else 0
-    unit = "deals, duplicate" if plan.duplicate else "hands"
+    played = f"{plural(hands, 'deal')}, duplicate" if plan.duplicate else plural(hands, "hand")
     mode = "in-process" if plan.in_process else "loopback"
-    table = Table(title=f"{plan.game_name}: {hands} {unit}, seed {plan.seed}, {mode}, {elapsed:.1f} s")
-    for header in ("player", "strategy", "total (big blinds)", "mbb/hand", "95% CI"):
-        table.add_column(header, justify="left" if header in ("player", "strategy") else "right")
+    table = Table(title=f"{plan.game_name}: {played}, seed {plan.seed}, {mode}, {elapsed:.1f} s")
+    unit = "antes" if plan.game.has_antes else "big blinds"
+    for header in ("player", f"total ({unit})", "mbb/hand", "95% CI"):
+        table.add_column(header, justify="left" if header == "player" else "right")
     small = is_small_game(plan.game.big_blind)
     if small:
         table.add_column("chips/hand", justify="right")
-    for player, strategy in zip(stats, plan.strategies, strict=True):
+    for player, typed in zip(stats, shown_names(plan.strategies), strict=True):
         row = [
-            player.name,
-            strategy,
+            typed,
             _fmt(player.total / plan.game.big_blind, 2),
             _fmt(player.mbb_per_hand),
             f"± {_fmt(player.mbb_ci95)}",
@@ -226,6 +227,17 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
             row.append(f"{_fmt(player.mean, 3)} ± {_fmt(player.ci95, 3)}")
         table.add_row(*row)
     return table
+
+
+def shown_names(strategies: Sequence[str]) -> list[str]:
+    """The players as the user typed them (``adaptive:200nodes``), a repeat numbered
+    (``random``, ``random (2)``): what tables show (the log's names are made safe for it)."""
+    seen: dict[str, int] = {}
+    shown = []
+    for strategy in strategies:
+        seen[strategy] = seen.get(strategy, 0) + 1
+        shown.append(strategy if seen[strategy] == 1 else f"{strategy} ({seen[strategy]})")
+    return shown
 
 
 def _finite(value: float) -> float | None:
@@ -292,7 +304,7 @@ def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
         axes.plot(range(deals + 1), series, label=player, linewidth=1.2)
     axes.axhline(0.0, color="grey", linewidth=0.6)
     axes.set_xlabel("deal" if plan.duplicate else "hand")
-    axes.set_ylabel("cumulative winnings (big blinds)")
+    axes.set_ylabel(f"cumulative winnings ({'antes' if plan.game.has_antes else 'big blinds'})")
     axes.set_title(f"{plan.game_name}, seed {plan.seed}" + (" (duplicate)" if plan.duplicate else ""))
     axes.legend(loc="best")
     figure.tight_layout()

@@ -12,34 +12,49 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+from pokerbot.bot.cli.errors import fail
 
-def fail(message: str, status: int = 2) -> typer.Exit:
-    """Print ``error: message`` on standard error, one line; the exit (status 2: bad input) for
-    the command to raise. Every command reports bad input through it."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(status)
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 class OutputFolderError(OSError):
     """A folder for an output file cannot be created (the message names it and why)."""
 
 
-def prepare_output(path: Path | None, *, folder: bool = False) -> Path | None:
+def prepare_output(path: Path | None, *, folder: bool = False, created: list[Path] | None = None) -> Path | None:
     """Create the folder ``path`` will be written in (``path`` itself when ``folder``); returns
-    ``path``. Raises :class:`OutputFolderError` with a one-line message."""
+    ``path``. The folders made are appended to ``created`` (innermost first), for
+    :func:`remove_empty` after a failure. Raises :class:`OutputFolderError` with a one-line
+    message."""
     if path is None:
         return None
     target = path if folder else path.parent
+    missing = [target, *target.parents]
+    missing = missing[: next((index for index, folder_ in enumerate(missing) if folder_.exists()), len(missing))]
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputFolderError(f"cannot create the folder {target} for {path}: {error.strerror or error}") from None
+    if created is not None:
+        created.extend(missing)
     if not folder and path.is_dir():
         raise OutputFolderError(f"{path} is a folder; give a file name")
     return path
+
+
+def remove_empty(folders: Iterable[Path]) -> None:
+    """Remove each of ``folders`` (innermost first) that is still empty: what a failed command
+    made and never wrote in."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (a log of the hands played), or gone
+            return
 
 
 def announce(paths: Iterable[Path | None]) -> None:
@@ -59,8 +74,35 @@ def write_json_report(data: dict[str, object], json_out: str) -> None:
     try:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        raise fail(f"cannot write {json_out}: {error}") from None
+        raise fail(f"cannot write {json_out}: {error.strerror or error}", "--json") from None
     announce([path])
 
 
-__all__ = ["OutputFolderError", "announce", "prepare_output", "write_json_report"]
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``nouns``: the plural when it is not ``noun + "s"``)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def print_table(table: Table, *, err: bool = False) -> None:
+    """Print ``table`` on standard output (standard error with ``err``) without cutting a
+    column: a terminal's width where it fits, else the table's full width (in a file or a
+    pipe, where there is no width to respect, the table is never cut to 80 columns)."""
+    from rich.console import Console
+
+    console = Console(stderr=err)
+    if not console.is_terminal:
+        wide = Console(stderr=err, width=10_000)
+        needed = wide.measure(table).maximum
+        console = Console(stderr=err, width=max(needed, console.width))
+    console.print(table)
+
+
+__all__ = [
+    "OutputFolderError",
+    "announce",
+    "plural",
+    "prepare_output",
+    "print_table",
+    "remove_empty",
+    "write_json_report",
+]

@@ -8,8 +8,10 @@ the dealer with generous limits, e.g. ``--t_per_hand 3600000``). At the end the 
 
 Exit status: 0 when the match ended normally (the dealer closed the connection between
 hands), 1 when the dealer could not be reached or the match broke off, 2 on bad usage
-(unknown game or strategy, no port). Logs go to standard error, as console lines or JSON
-lines (``--log-format json``).
+(unknown game or strategy, no port, a game other than the dealer's: said after the first
+line that does not fit). Errors are one line, ``pokerbot: error: WHAT (WHERE)``; logs go to
+standard error as console lines, or, with ``--log-format json``, everything (errors too) as
+JSON lines.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from enum import StrEnum
 import structlog
 import typer
 
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import plural
 from pokerbot.bot.client.play import DealerConnectionError, play_match
 from pokerbot.bot.human.terminal import TerminalHuman
 from pokerbot.bot.transports import TransportURLError, transport_for
-from pokerbot.bot.transports.base import format_host
+from pokerbot.bot.transports.base import format_host, split_address
 from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
@@ -35,6 +39,8 @@ from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import format_value
 from pokerbot.strategies.base import Strategy, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
+
+MAX_PORT = 65535
 
 
 class LogFormat(StrEnum):
@@ -107,41 +113,39 @@ def play(
     """Play STRATEGY at a dealer seat until the dealer closes the connection."""
     configure_logging(log_format)
     log = structlog.get_logger("pokerbot.play")
-    errors = typer.echo
     try:
         game_definition = load_game(game)
     except GameDefinitionError as error:
-        errors(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(error), "--game") from None
     if human and strategy:
-        errors("error: --human and --strategy exclude each other (the person is the strategy)", err=True)
-        raise typer.Exit(2)
+        raise fail("--human and --strategy exclude each other (the person is the strategy)")
+    if port is not None and not 1 <= port <= MAX_PORT:
+        raise fail(f"a seat's port is a number in 1..{MAX_PORT}, got {port}", "--port")
+    seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
+    if seat is None and not prepare_only:
+        raise fail("give the seat's --port (or its --url)")
+    if seat is not None:
+        try:
+            transport = transport_for(seat)
+            split_address(seat)
+        except TransportURLError as error:
+            raise fail(str(error), "--url" if url or ws else "--host") from None
+        if token is not None and not transport.supports_token:
+            raise fail(f"--token needs a transport that carries tokens (a ws:// URL), not {seat}", "--token")
     name = "human" if human else (strategy or default_strategy(game_definition))
     try:
         player = (
             TerminalHuman(game_definition, seed) if human else default_registry().create(name, game_definition, seed)
         )
     except UnknownStrategyError as error:
-        errors(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(error), "--strategy") from None
     log.info("strategy", name=name, game=game)
     if prepare_only:
         started = time.perf_counter()
         _prepare(player, game_definition)
         typer.echo(f"prepared {name} for {game} in {time.perf_counter() - started:.1f} s")
         return
-    seat = url or ws or (None if port is None else f"tcp://{format_host(host)}:{port}")
-    if seat is None:
-        errors("error: give the seat's --port (or its --url)", err=True)
-        raise typer.Exit(2)
-    try:
-        transport = transport_for(seat)
-    except TransportURLError as error:
-        errors(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
-    if token is not None and not transport.supports_token:
-        errors(f"error: --token needs a transport that carries tokens (a ws:// URL), not {seat}", err=True)
-        raise typer.Exit(2)
+    assert seat is not None
     # A person's seat sets no time limit of its own (the dealer's limits still apply).
     limits = HUMAN_LIMITS if human else TimeLimits(t_response, t_hand, t_per_hand)
     # Load the strategy's data and the hand ranker now, then take them out of the garbage
@@ -166,14 +170,23 @@ def play(
             )
         )
     except DealerConnectionError as error:
-        log.error("connect_failed", error=str(error))
-        raise typer.Exit(1) from None
+        if log_format is LogFormat.json:
+            log.error("connect_failed", error=str(error))
+            raise typer.Exit(FAILED) from None
+        raise fail(str(error), "--url" if url or ws else "--port", status=FAILED) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+    if result.mismatch is not None:
+        # The dealer's lines do not fit --game: nothing was played, and the user can fix it.
+        raise fail(
+            f"the dealer's lines do not fit the game {game}: {result.mismatch}; does it play another game?", "--game"
+        )
     typer.echo(score_line(name, result.hands_played, result.chips, game_definition.big_blind))
     if result.error is not None:
-        log.error("match_failed", error=result.error, hands=result.hands_played)
-        raise typer.Exit(1)
+        if log_format is LogFormat.json:
+            log.error("match_failed", error=result.error, hands=result.hands_played)
+            raise typer.Exit(FAILED)
+        raise fail(result.error, status=FAILED)
 
 
 def _prepare(player: Strategy, game: Game) -> None:
@@ -190,4 +203,4 @@ HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
 def score_line(name: str, hands: int, chips: float, big_blind: int) -> str:
     """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
     rate = 1000.0 * chips / big_blind / hands if hands else 0.0
-    return f"final score of {name}: {hands} hands, {format_value(chips)} chips ({rate:+.1f} mbb/hand)"
+    return f"final score of {name}: {plural(hands, 'hand')}, {format_value(chips)} chips ({rate:+.1f} mbb/hand)"

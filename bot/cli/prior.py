@@ -14,7 +14,8 @@ from pathlib import Path
 
 import typer
 
-from pokerbot.bot.cli.outputs import OutputFolderError, fail, prepare_output
+from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import OutputFolderError, prepare_output
 from pokerbot.models.config import PriorConfig
 from pokerbot.models.prior import Prior, PriorTrainer, save_prior
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError

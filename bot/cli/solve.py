@@ -37,7 +37,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, fail, prepare_output, write_json_report
+from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP
 from pokerbot.protocol.errors import GameDefinitionError

@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, print_table, remove_empty
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.matches.base import MatchError
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
@@ -62,7 +63,6 @@ def tournament_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
 ) -> None:
     """Play a round-robin tournament of heads-up strategies in parallel; print the cross-table."""
-    errors = Console(stderr=True)
     try:
         definition = load_game(game)
         strategies = _players(players, ctx.args)
@@ -80,28 +80,32 @@ def tournament_command(
             aivat=aivat,
             output_dir=out,
         )
-        prepare_output(out, folder=True)
-        prepare_output(json_path)
-    except (GameDefinitionError, UnknownStrategyError, TournamentError, OutputFolderError) as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+    except (GameDefinitionError, UnknownStrategyError, TournamentError) as error:
+        raise fail(str(error)) from None
+    created: list[Path] = []
+    try:
+        prepare_output(out, folder=True, created=created)
+        prepare_output(json_path, created=created)
+    except OutputFolderError as error:
+        remove_empty(created)
+        raise fail(str(error), "--out" if str(out) in str(error) else "--json") from None
     started = time.perf_counter()
     try:
         with make_executor(jobs, address) as executor:
             result = _play(plan, executor, quiet)
             result.executor = executor.description
-    except ExecutorError as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-    except (MatchError, OSError) as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+    except BaseException as error:
+        remove_empty(created)  # no folder left behind with nothing in it
+        if isinstance(error, ExecutorError | UnknownStrategyError):
+            raise fail(str(error)) from None
+        if isinstance(error, MatchError | OSError):
+            raise fail(str(error), status=FAILED) from None
+        raise
     result.seconds = time.perf_counter() - started
-    console = Console()
-    console.print(_cross_table(result, aivat=False))
+    print_table(_cross_table(result, aivat=False))
     if aivat:
-        console.print(_cross_table(result, aivat=True))
-    console.print(_ranking(result))
+        print_table(_cross_table(result, aivat=True))
+    print_table(_ranking(result))
     written: list[Path | None] = [heat_map(result, out / "cross-table.png")]
     if aivat:
         written.append(heat_map(result, out / "cross-table-aivat.png", aivat=True))

@@ -75,6 +75,9 @@ class ClientResult:
     chips: float = 0.0
     """This seat's winnings over the finished hands, in chips (hands whose showdown cards the
     dealer did not show count 0)."""
+    mismatch: str | None = None
+    """Set when a ``MATCHSTATE`` line before the end of the first hand did not fit the game
+    (the line and why): the dealer plays another game, so the client stopped there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,7 @@ class _Player:
         self.hand_number: int | None = None
         self.in_hand = False
         self.dealer_error: str | None = None
+        self.mismatch: str | None = None
         self._hand_end_read_at: float | None = None
         """When the last line, a hand's end, was read: a request right after it was sent with it."""
         self._ended: asyncio.Future[str | None] | None = None
@@ -124,6 +128,9 @@ class _Player:
     async def run(self) -> ClientResult:
         """Play until the dealer closes the connection; how it went."""
         error = await self._exchange()
+        if self.mismatch is not None:
+            error = f"the dealer's lines do not fit the game: {self.mismatch}"
+            return ClientResult(self.session.hands_finished, self.fallbacks, error, self.chips, self.mismatch)
         if self.session.hands_finished == 0 and not self.in_hand:
             said = f"it said: {self.dealer_error}" if self.dealer_error else error or "no reason given"
             error = f"the dealer closed the connection before the first hand ({said})"
@@ -150,6 +157,8 @@ class _Player:
                 if line is None:
                     return error
                 await self._handle(line)
+                if self.mismatch is not None:
+                    return error
             except (LineTooLongError, ConnectionError) as problem:
                 return error or f"connection to the dealer failed: {problem}"
 
@@ -171,6 +180,11 @@ class _Player:
         try:
             event = self.session.receive(line)
         except ProtocolError as problem:
+            if self.session.hands_finished == 0 and line.startswith("MATCHSTATE:"):
+                # Before any hand is over, a line that does not fit means another game: say so
+                # once and stop, rather than skip every line of the match.
+                self.mismatch = f"{line[:120]!r}: {problem}"
+                return None, received
             self.log.warning("bad_line", error=str(problem), line=line[:200])
             return None, received
         if isinstance(event, ActionRequired):
@@ -227,6 +241,9 @@ class _Player:
             return
         try:
             event, started = self._read(line)
+            if self.mismatch is not None:
+                ended.set_result(None)
+                return
             if isinstance(event, ActionRequired):
                 view = event.view
                 action = self._decide_inline(view, started)
@@ -269,6 +286,11 @@ class _Player:
                     self._on_end(item.error)
                     return
                 await self._handle(item)
+                if self.mismatch is not None:
+                    self._backlog = None
+                    if not ended.done():
+                        ended.set_result(None)
+                    return
             self._backlog = None
         except (LineTooLongError, ConnectionError) as problem:
             if not ended.done():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from pokerbot.bot.transports import TRANSPORTS, transport_for
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
@@ -59,20 +59,34 @@ class DealerConfig(BaseModel):
             raise ValueError(f"the dealer cannot serve {scheme} (it serves {servable})")
         return scheme
 
-    @model_validator(mode="after")
-    def _check(self) -> DealerConfig:
-        players = self.game.num_players
-        check_player_names(self.names, players)
-        if self.ports is not None:
-            if len(self.ports) != players:
-                raise ValueError(f"{len(self.ports)} ports given, the game has {players} seats")
-            for port in self.ports:
+    @field_validator("names")
+    @classmethod
+    def _one_name_per_seat(cls, names: list[str], info: ValidationInfo) -> list[str]:
+        game = info.data.get("game")
+        if game is not None:
+            check_player_names(names, game.num_players)
+        return names
+
+    @field_validator("ports")
+    @classmethod
+    def _one_port_per_seat(cls, ports: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        game = info.data.get("game")
+        if ports is not None and game is not None:
+            if len(ports) != game.num_players:
+                raise ValueError(f"{len(ports)} ports given, the game has {game.num_players} seats")
+            for port in ports:
                 if not 0 <= port <= 65535:
                     raise ValueError(f"port {port} is out of range 0..65535")
-        if self.token is not None and not TRANSPORTS[self.transport].supports_token:
-            carriers = ", ".join(name for name, transport in TRANSPORTS.items() if transport.supports_token)
-            raise ValueError(f"a token needs a transport that carries one ({carriers}), not {self.transport}")
-        return self
+        return ports
+
+    @field_validator("token")
+    @classmethod
+    def _carried(cls, token: str | None, info: ValidationInfo) -> str | None:
+        transport = info.data.get("transport")
+        if token is not None and transport is not None and not TRANSPORTS[transport].supports_token:
+            carriers = ", ".join(name for name, carrier in TRANSPORTS.items() if carrier.supports_token)
+            raise ValueError(f"a token needs a transport that carries one ({carriers}), not {transport}")
+        return token
 
     def log_header(self) -> list[str]:
         """The ``#`` header lines of the log (the reference also prints them on standard error).

@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, print_table
 from pokerbot.bot.experiments.model_evaluation import Report, Totals, prequential
 from pokerbot.bot.matches.base import MatchError, strategy_seed
 from pokerbot.bot.matches.inprocess import run_inprocess_match
@@ -195,19 +195,13 @@ def model_learning(
     plot: Path | None = typer.Option(None, "--plot", help="Write the learning curves to this PNG file."),
 ) -> None:
     """Measure how fast the opponent models learn OPPONENT, against the prior alone."""
-    errors = Console(stderr=True)
-
-    def fail(message: str) -> typer.Exit:
-        errors.print(f"error: {message}", markup=False, soft_wrap=True)
-        return typer.Exit(2)
-
     if opponent_argument and opponent_option and opponent_argument != opponent_option:
         raise fail(f"two opponents given: {opponent_argument} and --opponent {opponent_option}")
     opponent = opponent_argument or opponent_option
     if not opponent:
         raise fail("name the opponent: pokerbot experiment model-learning OPPONENT (e.g. calling-station)")
     if hands < 1 or every < 1:
-        raise fail("--hands and --every must be positive")
+        raise fail(f"--hands and --every must be positive, got {hands} and {every}")
     try:
         prepare_output(json_path)
         prepare_output(plot)
@@ -217,9 +211,13 @@ def model_learning(
         game_definition = load_game(game)
         prior = load_prior(prior_path) if prior_path is not None else None
         if prior is not None and not prior.fits(game_definition):
-            raise fail(f"{prior_path} was trained on {prior.num_players}-player {prior.betting} games, not {game}")
+            raise fail(
+                f"{prior_path} was trained on {prior.num_players}-player {prior.betting} games, not {game}", "--prior"
+            )
         if game_definition.num_players != 2:
-            raise fail("the experiment needs a 2-player game")
+            raise fail(
+                f"the experiment needs a 2-player game, {game} has {game_definition.num_players} players", "--game"
+            )
         registry = default_registry()
         for name in (hero, opponent):
             registry.lookup(name)
@@ -228,11 +226,10 @@ def model_learning(
     except (GameDefinitionError, UnknownStrategyError, ModelError) as error:
         raise fail(str(error)) from None
     except MatchError as error:
-        errors.print(f"error: {error}", markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise fail(str(error), status=FAILED) from None
     elapsed = time.perf_counter() - started
     title = f"model learning: {opponent} ({game}, {hands} hands, hero {hero}, seed {seed}, {elapsed:.1f} s)"
-    Console().print(_table(report, title))
+    print_table(_table(report, title))
     try:
         if json_path is not None:
             data = {

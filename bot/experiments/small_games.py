@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import typer
 
-from pokerbot.bot.cli.outputs import fail
+from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.experiments.kuhn_study import KuhnStudyConfig, run_kuhn_study
 from pokerbot.bot.experiments.leduc_study import (
     LEARNERS,
@@ -304,7 +304,8 @@ def experiment_leduc(
     data = {"meta": _meta(started, result.pop("config")), **result}
     _write(data, out)
     written = plot_leduc(data, plots or out.parent)
-    typer.echo("expected winnings (chips/hand): whole match, at hand 500; ceiling = best-response value")
+    at = 2 * (min(500, hands) // 2)  # the point the study's "at_500" figures are read at (pairs of hands)
+    typer.echo(f"expected winnings (chips/hand): whole match, at hand {at}; ceiling = best-response value")
     for opponent, entry in data["results"].items():
         for learner, summary in entry.items():
             typer.echo(

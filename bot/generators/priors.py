@@ -26,7 +26,7 @@ from pathlib import Path
 
 import typer
 
-from pokerbot.bot.cli.outputs import fail
+from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.prior import prior_summary
 from pokerbot.bot.matches.base import strategy_seed
 from pokerbot.bot.matches.inprocess import run_inprocess_match

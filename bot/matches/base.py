@@ -59,7 +59,9 @@ def check_players(game: Game, count: int, names: Sequence[str]) -> None:
     """Raise :class:`MatchConfigError` unless there are ``game.num_players`` players with one
     valid, distinct name each (the protocol's name rule)."""
     if count != game.num_players:
-        raise MatchConfigError(f"the game has {game.num_players} players, {count} were given")
+        raise MatchConfigError(
+            f"the game has {game.num_players} players, {count} {'was' if count == 1 else 'were'} given"
+        )
     try:
         check_player_names(names, count)
     except PlayerNameError as error:

@@ -65,6 +65,7 @@ def make_plan(
     for name in strategies:
         if not registry.lookup(name).supports(game):
             raise MatchConfigError(f"strategy {name!r} does not play {game_name}")
+        registry.check(name, game)  # its argument, before anything is played or loaded
     check_players(game, len(strategies), unique_player_names(strategies))
     if duplicate and game.num_players != 2:
         raise MatchConfigError(f"--duplicate needs a 2-player game, {game_name} has {game.num_players}")

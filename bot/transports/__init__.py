@@ -87,7 +87,10 @@ def transport_for(url_or_scheme: str) -> Transport:
     Raises :class:`TransportURLError` naming the registered schemes when there is none.
     """
     is_url = "://" in url_or_scheme
-    scheme = urlsplit(url_or_scheme).scheme if is_url else url_or_scheme
+    try:
+        scheme = urlsplit(url_or_scheme).scheme if is_url else url_or_scheme
+    except ValueError as error:  # a bracketed host that is no IP address
+        raise TransportURLError(f"{url_or_scheme!r} is not a URL: {error}") from None
     transport = TRANSPORTS.get(scheme.lower())
     if transport is None:
         if is_url:

@@ -161,7 +161,10 @@ def format_host(host: str) -> str:
 def split_address(url: str) -> tuple[SplitResult, str, int]:
     """The parts of ``url``, its host and its port; raises :class:`TransportURLError` when the
     host or the port is missing or malformed."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:  # a bracketed host that is no IP address
+        raise TransportURLError(f"{url!r} is not a URL: {error}") from None
     try:
         port = parts.port
     except ValueError:
