@@ -87,6 +87,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "pokerbot.bot.cli.log", "log_app", "Check and convert hand histories (ACPC logs, PHH, PokerStars)."
     ),
     "game": CommandEntry("pokerbot.bot.cli.game", "game_app", "Inspect ACPC game definitions."),
+    "rl": CommandEntry("pokerbot.bot.cli.rl", "rl_app", "Reinforcement learning on the engine: NFSP self-play."),
     "experiment": CommandEntry(
         "pokerbot.bot.experiments.cli", "experiment_app", "Experiments that measure pokerbot's components."
     ),

@@ -1,9 +1,13 @@
-"""Reinforcement learning on the engine: environments and seed 004's encodings.
+"""Reinforcement learning on the engine: environments, seed 004's encodings, NFSP.
 
 * :mod:`~pokerbot.strategies.rl.encoding` - observations and action IDs (seed 004's for Leduc,
   heads-up limit and no-limit hold'em; a generic one for any ACPC game);
 * :mod:`~pokerbot.strategies.rl.env` - a PettingZoo AEC environment (every seat an agent) and a
-  Gymnasium environment (one learner, registry strategies in the other seats).
+  Gymnasium environment (one learner, registry strategies in the other seats);
+* :mod:`~pokerbot.strategies.rl.tabulate` - a network's policy in a small limit game written as a
+  tabular :class:`~pokerbot.strategies.solvers.policy.Policy`, which every tool reads;
+* :mod:`~pokerbot.strategies.rl.nfsp` - Neural Fictitious Self-Play (PyTorch, the ``rl`` extra;
+  imported only when asked for).
 
 Rewards are in big blinds per hand.
 """
