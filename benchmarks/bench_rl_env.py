@@ -5,10 +5,11 @@ Run: python benchmarks/bench_rl_env.py [--steps 100000] [--repeats 3] [--json OU
 Both environments play the same loop in one process: PettingZoo's AEC ``agent_iter``, each
 agent taking a uniformly random legal action from its observation's mask, ``reset`` after every
 hand. A step is one ``env.step`` call with an action (the ``step(None)`` calls of finished
-agents are not counted, but their time is). Ours: :class:`pokerbot.strategies.rl.env.PokerAECEnv`
-with the 36-entry encoding; PettingZoo's: ``pettingzoo.classic.leduc_holdem_v4`` (needs
-``rlcard``, in the ``bench`` extra; left out with a note when it is missing). Prints the median
-rate of the repeats.
+agents are not counted, but their time is). Each rate is given per second of wall time and per
+second of this process's CPU time (what one process does on a core of its own). Ours:
+:class:`pokerbot.strategies.rl.env.PokerAECEnv` with the 36-entry encoding; PettingZoo's:
+``pettingzoo.classic.leduc_holdem_v4`` (needs ``rlcard`` and ``pygame``, in the ``bench``
+extra; left out with a note when missing). Prints the median rate of the repeats.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ import numpy as np
 from pokerbot.strategies.rl.env import PokerAECEnv
 
 
-def steps_per_second(make_env: Callable[[], Any], steps: int, seed: int) -> float:
-    """Steps per second of random legal play for ``steps`` steps."""
+def steps_per_second(make_env: Callable[[], Any], steps: int, seed: int) -> tuple[float, float]:
+    """Steps per second of wall time and per CPU second of random legal play for ``steps`` steps."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     taken = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while taken < steps:
         for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
@@ -44,7 +45,7 @@ def steps_per_second(make_env: Callable[[], Any], steps: int, seed: int) -> floa
             env.step(int(legal[rng.integers(len(legal))]))
             taken += 1
         env.reset()
-    return taken / (time.perf_counter() - start)
+    return taken / (time.perf_counter() - start), taken / (time.process_time() - cpu_start)
 
 
 def pettingzoo_leduc() -> Callable[[], Any] | None:
@@ -68,15 +69,17 @@ def main() -> None:
         "pokerbot PokerAECEnv(leduc)": lambda: PokerAECEnv("leduc"),
         "pettingzoo leduc_holdem_v4": pettingzoo_leduc(),
     }
-    results: dict[str, float | None] = {}
+    results: dict[str, dict[str, float] | None] = {}
     for name, make in makers.items():
         if make is None:
-            print(f"{name}: not installed (pip install rlcard)")
+            print(f"{name}: not installed (pip install rlcard pygame)")
             results[name] = None
             continue
         rates = [steps_per_second(make, args.steps, seed) for seed in range(args.repeats)]
-        results[name] = statistics.median(rates)
-        print(f"{name}: {results[name]:,.0f} steps/s (median of {args.repeats} x {args.steps:,} steps)")
+        wall, cpu = statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)
+        results[name] = {"wall": wall, "cpu": cpu}
+        measured = f"median of {args.repeats} x {args.steps:,}"
+        print(f"{name}: {wall:,.0f} steps/s, {cpu:,.0f} steps per CPU second ({measured})")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         document = {
@@ -84,6 +87,7 @@ def main() -> None:
             "command": f"python benchmarks/bench_rl_env.py --steps {args.steps} --repeats {args.repeats}",
             "python": platform.python_version(),
             "steps_per_second": results,
+            "unit": "steps per second of wall time (wall) and of the process's CPU time (cpu)",
         }
         args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}")

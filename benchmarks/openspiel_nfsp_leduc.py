@@ -91,10 +91,26 @@ def main() -> None:
     points: list[dict[str, float]] = []
     trained, hands = 0.0, 0
 
+    def write() -> None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        document = {
+            "game": "leduc_poker",
+            "algorithm": "open_spiel.python.pytorch.nfsp (the nfsp_leduc_pytorch.py example's settings)",
+            "hidden_layers": HIDDEN,
+            "settings": EXAMPLE_SETTINGS,
+            "seed": args.seed,
+            "command": f"python benchmarks/openspiel_nfsp_leduc.py --seconds {args.seconds:g} --seed {args.seed}",
+            "time": "CPU seconds of the training process, one thread, evaluations excluded",
+            "python": platform.python_version(),
+            "points": points,
+        }
+        args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
     def measure() -> None:
         value = float(exploitability.exploitability(env.game, average))
         points.append({"cpu_seconds": round(trained, 2), "hands": hands, "exploitability": value})
         print(f"{trained:8.0f} CPU s  {hands:>10,} hands  exploitability {value:.4f}", flush=True)
+        write()  # after every point: a run stopped early keeps its curve
 
     measure()
     while trained < args.seconds - 1e-9:
@@ -111,19 +127,6 @@ def main() -> None:
                 hands += 1
         trained += time.process_time() - start
         measure()
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    document = {
-        "game": "leduc_poker",
-        "algorithm": "open_spiel.python.pytorch.nfsp (the nfsp_leduc_pytorch.py example's settings)",
-        "hidden_layers": HIDDEN,
-        "settings": EXAMPLE_SETTINGS,
-        "seed": args.seed,
-        "command": f"python benchmarks/openspiel_nfsp_leduc.py --seconds {args.seconds:g} --seed {args.seed}",
-        "time": "CPU seconds of the training process, one thread, evaluations excluded",
-        "python": platform.python_version(),
-        "points": points,
-    }
-    args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.json}")
 
 

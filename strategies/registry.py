@@ -11,8 +11,11 @@ that installed packages declare (entry-point group ``pokerbot.strategies``), and
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
 
-from pokerbot.protocol.game import Game
+from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, blueprint_name, plays_shipped
 from pokerbot.strategies.base import Strategy, StrategyFactory, StrategyInfo, StrategyRegistry
 from pokerbot.strategies.baselines import (
@@ -31,6 +34,9 @@ from pokerbot.strategies.loading import (
     load_factory,
 )
 from pokerbot.strategies.styled import STYLES, SWITCHER_SUMMARY, Switcher, plays_styled, styled_factory
+
+if TYPE_CHECKING:
+    from pokerbot.strategies.solvers.policy import Policy
 
 _SUMMARIES: tuple[tuple[type[Strategy], str], ...] = (
     (AlwaysCall, "Checks or calls every time."),
@@ -64,6 +70,33 @@ def _has_equilibrium(game: Game) -> bool:
     from pokerbot.strategies.solvers import has_equilibrium
 
     return has_equilibrium(game)
+
+
+NFSP_LEDUC_FILE = "nfsp-leduc.json"
+"""The shipped learned agent: the ``policy.json`` that ``pokerbot rl train leduc`` wrote (NFSP's
+average policy as a table; its ``meta`` says how long it trained and its exact exploitability),
+in ``strategies/data/``. Played as ``nfsp`` without PyTorch."""
+
+
+@cache
+def nfsp_leduc_policy() -> Policy:
+    """The shipped NFSP average policy of Leduc (:data:`NFSP_LEDUC_FILE`)."""
+    from pokerbot.strategies.solvers.policy import Policy
+
+    text = resources.files("pokerbot.strategies").joinpath("data", NFSP_LEDUC_FILE).read_text(encoding="utf-8")
+    return Policy.loads(text, load_game("leduc"), source=f"strategies/data/{NFSP_LEDUC_FILE}")
+
+
+def _nfsp(game: Game, seed: int | None) -> Strategy:
+    from pokerbot.strategies.solvers import PolicyStrategy
+
+    player = PolicyStrategy(game, seed, nfsp_leduc_policy())
+    player.name = "nfsp"
+    return player
+
+
+def _plays_nfsp(game: Game) -> bool:
+    return game == load_game("leduc")
 
 
 def _miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
@@ -219,6 +252,14 @@ def default_registry() -> StrategyRegistry:
             factory=_equilibrium_player,
             summary="Plays the shipped near-equilibrium policy (kuhn, kuhn3p, leduc).",
             supports=_has_equilibrium,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="nfsp",
+            factory=_nfsp,
+            summary="Leduc: the average policy NFSP learnt in self-play (pokerbot rl train), as a table.",
+            supports=_plays_nfsp,
         )
     )
     registry.register(
