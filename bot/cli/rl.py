@@ -21,7 +21,8 @@ from typing import Any
 
 import typer
 
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, fail, prepare_output
+from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 
@@ -47,7 +48,7 @@ def train(
     try:
         import torch
     except ImportError:
-        raise fail('NFSP needs PyTorch: pip install -e ".[rl]"') from None
+        raise fail('NFSP needs PyTorch: pip install -e ".[rl]"', status=1) from None
     from pokerbot.strategies.rl.encoding import EncodingError
     from pokerbot.strategies.rl.nfsp import NFSP
     from pokerbot.strategies.solvers.errors import SolverError
@@ -55,14 +56,14 @@ def train(
     from pokerbot.strategies.solvers.tree import build_tree
 
     if seconds <= 0 or eval_every <= 0:
-        raise fail("--seconds and --eval-every must be positive")
+        raise fail("--seconds and --eval-every must be positive", "--seconds" if seconds <= 0 else "--eval-every")
     try:
         definition = load_game(game)
         tree = build_tree(definition)
     except (GameDefinitionError, SolverError) as error:
-        raise fail(str(error)) from None
+        raise fail(str(error), "GAME") from None
     if definition.is_nolimit or definition.num_players != 2:
-        raise fail("rl train measures exact exploitability: it needs a small two-player limit game")
+        raise fail("training measures exact exploitability: it needs a small two-player limit game", "GAME")
     if encoding is None and definition == load_game("leduc"):
         encoding = "leduc-infostate"
     try:
@@ -82,7 +83,7 @@ def train(
         else:
             nfsp = NFSP(definition, encoding, seed=seed)
     except (EncodingError, ValueError) as error:
-        raise fail(str(error)) from None
+        raise fail(str(error), "--encoding") from None
     trained = curve[-1]["cpu_seconds"] if curve else 0.0
     command = f"pokerbot rl train {game} --seconds {seconds:g} --seed {seed} --eval-every {eval_every:g}"
 
