@@ -26,12 +26,12 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import SafeExploiter
 
 STREETS = ("pre-flop", "flop", "turn", "river")
 
 
-class TimedAdaptive(SafeAdaptiveAgent):
+class TimedAdaptive(SafeExploiter):
     """The agent, recording ``(part, street, seconds)`` per decision."""
 
     records: list[tuple[str, int, float]]
@@ -90,7 +90,7 @@ def main() -> None:
     game = load_game(args.game)
     registry = default_registry()
     made = registry.create(f"adaptive:{args.budget}", game, args.seed)
-    assert isinstance(made, SafeAdaptiveAgent)
+    assert isinstance(made, SafeExploiter)
     settings = made.ledger.settings
     if args.initial is not None:
         settings = settings.model_copy(update={"initial": args.initial})

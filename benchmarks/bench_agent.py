@@ -33,8 +33,8 @@ from pokerbot.bot.matches.stats import match_stats
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent, parse_settings
 from pokerbot.strategies.base import Strategy, StrategyInfo, StrategyRegistry
+from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent, parse_settings
 from pokerbot.strategies.registry import default_registry
 
 STREETS = ("pre-flop", "flop", "turn", "river")

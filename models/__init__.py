@@ -1,12 +1,12 @@
 """Opponent models: what an opponent will do, and what it holds at a showdown.
 
-* :mod:`pokerbot.models.abstraction`: the action classes (fold, check, call, half-pot, pot, all-in)
+* :mod:`pokerbot.models.action_classes`: the action classes (fold, check, call, half-pot, pot, all-in)
   and the mapping of real bets to them, shared with the search;
 * :mod:`pokerbot.models.features`: contexts as feature dictionaries, finished hands and ACPC log
   lines as training rows;
 * :mod:`pokerbot.models.hoeffding`: :class:`~models.hoeffding.ActionModel` and
   :class:`~models.hoeffding.HandStrengthModel` (river interface, ``learn_hand``), built on
-  :mod:`pokerbot.models.adaptive` (a frozen prior blended with opponent-specific estimates);
+  :mod:`pokerbot.models.blended` (a frozen prior blended with opponent-specific estimates);
 * :mod:`pokerbot.models.prior`: training, saving and loading priors, the shipped default priors;
 * :mod:`pokerbot.models.persist`: the model file format (trusted input: pickle).
 

@@ -20,7 +20,7 @@ TreeKind = Literal["hoeffding", "adaptive"]
 class ModelConfig(BaseModel):
     """How an adapting model blends its prior with what it learns about one opponent.
 
-    The components mixed (see :mod:`pokerbot.models.adaptive`): the frozen prior tree; the prior
+    The components mixed (see :mod:`pokerbot.models.blended`): the frozen prior tree; the prior
     refined by the opponent's decayed class counts in coarse contexts (Dirichlet backoff),
     once per memory length in ``decays``; and a fresh river tree grown on the opponent's
     data alone. Mixture weights

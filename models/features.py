@@ -8,7 +8,7 @@ thesis' attributes (ch. 4.4, listing 5.2) plus no-limit ones. Every value is a n
 ``pot``                   chips in the pot before the decision, in big blinds
 ``bets_actor``            bets and raises by the acting player in this round
 ``bets_other``            bets and raises by the other players in this round
-``last_actor``            class (:class:`~models.abstraction.ActionClass` value) of the
+``last_actor``            class (:class:`~models.action_classes.ActionClass` value) of the
                           acting player's previous action in the hand, -1 for none
 ``last_other``            class of the most recent action by another player, -1 for none
 ``button``                1 when the acting player is on the button (last position)
@@ -53,7 +53,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from pokerbot.models.abstraction import LIMIT_RAISE_CLASS, ActionClass, classify, classify_raise, legal_mask
+from pokerbot.models.action_classes import LIMIT_RAISE_CLASS, ActionClass, classify, classify_raise, legal_mask
 from pokerbot.models.handstrength import board_texture, strength_bin
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.analysis.strength import hand_strength

@@ -1,7 +1,7 @@
 """The two opponent models: what the opponent will do, and what it holds at a showdown.
 
 * :class:`ActionModel` predicts the opponent's next action class
-  (:class:`~models.abstraction.ActionClass`) from an action context
+  (:class:`~models.action_classes.ActionClass`) from an action context
   (:func:`~models.features.action_context`), giving probability only to the classes legal
   there.
 * :class:`HandStrengthModel` predicts the bin of the opponent's hand strength at a showdown
@@ -11,7 +11,7 @@
   hand of strength ``x``, taking strengths as uniform within a bin (thesis ch. 5.3).
 
 Both have the river interface (``learn_one(x, y)``, ``predict_proba_one(x)``), learn a whole
-hand with ``learn_hand(final_view)``, and are :class:`~models.adaptive.AdaptiveClassifier`
+hand with ``learn_hand(final_view)``, and are :class:`~models.blended.BlendedClassifier`
 blends of a frozen prior tree with opponent-specific estimates (configuration:
 :class:`~models.config.ModelConfig`). A prior comes from :mod:`pokerbot.models.prior`.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 
-from pokerbot.models.abstraction import NUM_CLASSES, ActionClass
-from pokerbot.models.adaptive import AdaptiveClassifier
+from pokerbot.models.action_classes import NUM_CLASSES, ActionClass
+from pokerbot.models.blended import BlendedClassifier
 from pokerbot.models.config import STRENGTH_CONFIG, ModelConfig
 from pokerbot.models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, action_rows, showdown_rows
 from pokerbot.models.frozen import FrozenTree
@@ -56,7 +56,7 @@ def _players(opponent: int | None) -> Iterable[int] | None:
     return None if opponent is None else (opponent,)
 
 
-class ActionModel(AdaptiveClassifier):
+class ActionModel(BlendedClassifier):
     """P(opponent's action class | action context). Classes are :class:`ActionClass` values."""
 
     def __init__(self, prior: FrozenTree | None = None, config: ModelConfig | None = None) -> None:
@@ -81,7 +81,7 @@ class ActionModel(AdaptiveClassifier):
         return tuple(ActionClass)
 
 
-class HandStrengthModel(AdaptiveClassifier):
+class HandStrengthModel(BlendedClassifier):
     """P(opponent's showdown hand-strength bin | showdown context), and P(it beats ``x``).
 
     Without a ``config`` it uses :data:`~models.config.STRENGTH_CONFIG`."""

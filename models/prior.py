@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerbot.models import persist
-from pokerbot.models.abstraction import NUM_CLASSES
+from pokerbot.models.action_classes import NUM_CLASSES
 from pokerbot.models.config import ModelConfig, PriorConfig, make_tree
 from pokerbot.models.errors import CorruptModelFileError, ModelError, ModelFileError
 from pokerbot.models.features import ACTION_FEATURES, SHOWDOWN_FEATURES, quantise, view_rows

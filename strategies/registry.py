@@ -100,19 +100,19 @@ def _plays_nfsp(game: Game) -> bool:
 
 
 def _miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
-    from pokerbot.strategies.agent.player import miximax_factory  # imports river: slow, so only when asked
+    from pokerbot.strategies.miximax.player import miximax_factory  # imports river: slow, so only when asked
 
     return miximax_factory(game, seed, budget)
 
 
 def _miximax_static(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
-    from pokerbot.strategies.agent.player import miximax_factory
+    from pokerbot.strategies.miximax.player import miximax_factory
 
     return miximax_factory(game, seed, budget, learn=False)
 
 
 def _miximax_argument(game: Game, argument: str) -> None:
-    from pokerbot.strategies.agent.arguments import parse_settings  # light: no agent, no river
+    from pokerbot.strategies.miximax.arguments import parse_settings  # light: no agent, no river
 
     parse_settings(argument)
 
@@ -142,9 +142,9 @@ def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strate
         from pokerbot.strategies.bayes.agent import adaptive_factory
 
         return adaptive_factory(game, seed)
-    from pokerbot.strategies.safe.agent import safe_adaptive_factory  # imports river and numba: only when asked
+    from pokerbot.strategies.safe.agent import safe_exploiter_factory  # imports river and numba: only when asked
 
-    return safe_adaptive_factory(game, seed, budget)
+    return safe_exploiter_factory(game, seed, budget)
 
 
 def _adaptive_games(game: Game) -> bool:
@@ -160,7 +160,7 @@ def _small_two_player_limit(game: Game) -> bool:
 
 
 def _miximax_games(game: Game) -> bool:
-    """The games ``miximax`` plays (:func:`strategies.agent.player.plays`, without importing
+    """The games ``miximax`` plays (:func:`strategies.miximax.player.plays`, without importing
     it): heads-up hold'em, and three-player hold'em (52 cards, two hole cards)."""
     if game.num_players == 2:
         return game.is_standard_deck

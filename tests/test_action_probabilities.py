@@ -15,10 +15,10 @@ from pokerbot.protocol.dealing import Dealer
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
-from pokerbot.strategies.agent.search import SearchSettings
 from pokerbot.strategies.base import ActionProbabilitiesError, Strategy
 from pokerbot.strategies.baselines import RandomPlayer
+from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.miximax.search import SearchSettings
 from pokerbot.strategies.registry import default_registry
 
 HOLDEM = ("holdem-nolimit-2p", "holdem-limit-2p")

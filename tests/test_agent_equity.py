@@ -9,7 +9,7 @@ from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.equity import ModelWinModel, RangeWinModel
+from pokerbot.strategies.miximax.equity import ModelWinModel, RangeWinModel
 
 GAME = load_game("holdem-nolimit-2p")
 HOLE = cards_from_string("AhKh")

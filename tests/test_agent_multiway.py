@@ -10,17 +10,17 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.features import action_rows
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.cards import Card, cards_from_string
 from pokerbot.protocol.game import BUILTIN_GAMES, load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.equity import RangeWinModel
-from pokerbot.strategies.agent.player import MiximaxAgent, plays
-from pokerbot.strategies.agent.preflop_policy import multiway_code
-from pokerbot.strategies.agent.search import ProductWinModel, SearchError, SearchSettings, search
+from pokerbot.strategies.miximax.equity import RangeWinModel
+from pokerbot.strategies.miximax.player import MiximaxAgent, plays
+from pokerbot.strategies.miximax.preflop_policy import multiway_code
+from pokerbot.strategies.miximax.search import ProductWinModel, SearchError, SearchSettings, search
 from pokerbot.strategies.registry import default_registry, default_strategy
 from tests.conftest import play_random_hand
 

@@ -8,20 +8,20 @@ from collections.abc import Mapping
 import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.opponents import (
+from pokerbot.strategies.miximax.opponents import (
     ClassPredictor,
     OpponentActionModel,
     OpponentModels,
     OpponentShowdownModel,
-    adaptive_models,
+    hoeffding_models,
 )
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
-from pokerbot.strategies.agent.search import SearchSettings
+from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.miximax.search import SearchSettings
 from pokerbot.strategies.registry import default_registry
 
 
@@ -60,7 +60,7 @@ class NeverBeats:
 
 
 def test_the_default_models_follow_the_protocol() -> None:
-    (models,) = adaptive_models(load_game("holdem-nolimit-2p"), 1)
+    (models,) = hoeffding_models(load_game("holdem-nolimit-2p"), 1)
     assert isinstance(models.action, ActionModel) and isinstance(models.action, OpponentActionModel)
     assert isinstance(models.showdown, HandStrengthModel) and isinstance(models.showdown, OpponentShowdownModel)
     assert models.action.observations == 0 and models.showdown.observations == 0

@@ -13,11 +13,11 @@ from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent import player as player_module
-from pokerbot.strategies.agent import search as search_module
-from pokerbot.strategies.agent.player import MARGIN_SHARE, AgentSettings, MiximaxAgent, miximax_factory
-from pokerbot.strategies.agent.preflop import PreflopChartError, load_chart, parse_chart
-from pokerbot.strategies.agent.search import SearchSettings
+from pokerbot.strategies.miximax import player as player_module
+from pokerbot.strategies.miximax import search as search_module
+from pokerbot.strategies.miximax.player import MARGIN_SHARE, AgentSettings, MiximaxAgent, miximax_factory
+from pokerbot.strategies.miximax.preflop import PreflopChartError, load_chart, parse_chart
+from pokerbot.strategies.miximax.search import SearchSettings
 from tests.conftest import FakeClock
 
 NOLIMIT = load_game("holdem-nolimit-2p")

@@ -1,4 +1,4 @@
-"""The pre-flop adaptations to the opponent model (strategies.agent.preflop_policy)."""
+"""The pre-flop adaptations to the opponent model (strategies.miximax.preflop_policy)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from collections.abc import Mapping
 
 import pytest
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.analysis.preflop import class_combos
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.preflop import load_chart
-from pokerbot.strategies.agent.preflop_policy import (
+from pokerbot.strategies.miximax.preflop import load_chart
+from pokerbot.strategies.miximax.preflop_policy import (
     COMBINATIONS,
     PreflopAdaptation,
     assumed_share,

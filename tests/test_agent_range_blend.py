@@ -15,7 +15,7 @@ from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.equity import ModelWinModel
+from pokerbot.strategies.miximax.equity import ModelWinModel
 
 GAME = load_game("holdem-nolimit-2p")  # position 0 is the big blind, position 1 acts first pre-flop
 ME, OPPONENT = 0, 1
@@ -167,7 +167,7 @@ def test_calls_of_raises_narrow_the_range_when_call_shrink_is_set() -> None:
 
 
 def test_an_action_model_sets_how_much_of_the_range_each_action_keeps() -> None:
-    from pokerbot.models.abstraction import ActionClass
+    from pokerbot.models.action_classes import ActionClass
 
     asked: list[str] = []
 

@@ -17,8 +17,8 @@ import pytest
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.names import unique_player_names
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
-from pokerbot.strategies.agent.search import SearchSettings
+from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.miximax.search import SearchSettings
 from pokerbot.strategies.registry import default_registry
 
 FIXTURE = Path(__file__).parent / "fixtures" / "agent_decisions.json"

@@ -9,21 +9,21 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.protocol.actions import CALL, Action, ActionKind
 from pokerbot.protocol.cards import Card, cards_from_string
 from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent import search as search_module
-from pokerbot.strategies.agent.abstraction import (
+from pokerbot.strategies.abstract.translation import pseudo_harmonic
+from pokerbot.strategies.miximax import search as search_module
+from pokerbot.strategies.miximax.equity import RangeWinModel
+from pokerbot.strategies.miximax.search import SearchSettings, search, spread
+from pokerbot.strategies.miximax.search_actions import (
     AbstractionSettings,
     abstract_actions,
     map_size,
-    pseudo_harmonic_probability,
     reverse_map,
 )
-from pokerbot.strategies.agent.equity import RangeWinModel
-from pokerbot.strategies.agent.search import SearchSettings, search, spread
 from tests.conftest import FakeClock
 
 THESIS_GAME = parse_game(
@@ -91,7 +91,7 @@ def test_ratio_rule_maps_190_into_10_to_all_in() -> None:
 @pytest.mark.parametrize("mapping", ["pseudo-harmonic", "pseudo-harmonic-random"])
 def test_pseudo_harmonic_maps_190_into_10_to_all_in(mapping: str) -> None:
     # x = 19 pots between A = 1 and B = 39.5: P(A) = (20.5 * 2) / (38.5 * 20) = 0.0532...
-    assert pseudo_harmonic_probability(19.0, 1.0, 39.5) == pytest.approx(41.0 / 770.0)
+    assert pseudo_harmonic(1.0, 39.5, 19.0) == pytest.approx(41.0 / 770.0)
     settings = AbstractionSettings(mapping=mapping)  # type: ignore[arg-type]
     mapped = reverse_map(_flop_pot_10(), Action.raise_to(195), settings, random.Random(3))
     assert mapped.action_class is ActionClass.ALL_IN
@@ -99,7 +99,7 @@ def test_pseudo_harmonic_maps_190_into_10_to_all_in(mapping: str) -> None:
 
 def test_pseudo_harmonic_values_and_randomised_frequency() -> None:
     # half way between half pot and pot: P(A) = (0.25 * 1.5) / (0.5 * 1.75) = 3/7
-    assert pseudo_harmonic_probability(0.75, 0.5, 1.0) == pytest.approx(3.0 / 7.0)
+    assert pseudo_harmonic(0.5, 1.0, 0.75) == pytest.approx(3.0 / 7.0)
     assert map_size(0.75, (0.5, 1.0), "pseudo-harmonic") == 1
     rng = random.Random(7)
     lows = sum(map_size(0.75, (0.5, 1.0), "pseudo-harmonic-random", rng) == 0 for _ in range(20000))
@@ -199,7 +199,7 @@ def test_node_budget_stops_the_search() -> None:
 
 
 def test_chance_nodes_deal_with_card_removal_and_sample_rivers_once() -> None:
-    from pokerbot.strategies.agent.search import MiximaxSearch
+    from pokerbot.strategies.miximax.search import MiximaxSearch
 
     game = load_game("holdem-nolimit-2p")
     hole = tuple(cards_from_string("AhKh"))

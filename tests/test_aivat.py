@@ -1,4 +1,4 @@
-"""AIVAT (strategies/evaluation): unbiased to the last digit on Kuhn and Leduc, correction terms
+"""AIVAT (strategies/aivat): unbiased to the last digit on Kuhn and Leduc, correction terms
 on hand-built hands, the equity arithmetic, and ``pokerbot log aivat``."""
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.matchlog import parse_state_line
 from pokerbot.protocol.wire import MatchState, replay_betting
+from pokerbot.strategies.aivat.aivat import Aivat, AivatError
+from pokerbot.strategies.aivat.exact import aivat_moments, finished_hands
+from pokerbot.strategies.aivat.recording import RecordingStrategy
+from pokerbot.strategies.aivat.series import aivat_hands
+from pokerbot.strategies.aivat.values import VALUE_PREFLOP_BOARDS, EquityValue, StakeValue, default_stake
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall
-from pokerbot.strategies.evaluation.aivat import Aivat, AivatError
-from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
-from pokerbot.strategies.evaluation.recording import RecordingStrategy
-from pokerbot.strategies.evaluation.series import aivat_hands
-from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS, EquityValue, StakeValue, default_stake
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
 KUHN_VALUE = -1.0 / 18.0
@@ -119,7 +119,7 @@ def test_sampled_imaginary_observations_are_unbiased_over_the_sample(kuhn: Game,
     drawn holdings that shares no card): averaged over 200 draws (seeds) the exact expectation
     over the deals is the game's value within two confidence intervals, with less variance
     than without."""
-    import pokerbot.strategies.evaluation.aivat as aivat_module
+    import pokerbot.strategies.aivat.aivat as aivat_module
 
     players = [equilibrium(kuhn), equilibrium(kuhn)]
     hands = finished_hands(kuhn, players)
@@ -394,7 +394,7 @@ def test_recorded_match_agrees_with_the_kuhn_value_and_with_the_replayed_log(kuh
     mean, ci = mean_and_ci95(corrected)
     assert abs(mean - KUHN_VALUE) <= ci
     assert _sd(corrected) < 0.35 * _sd(plain)
-    from pokerbot.strategies.evaluation.recording import ReplayedStrategy
+    from pokerbot.strategies.aivat.recording import ReplayedStrategy
 
     replayed = {
         name: ReplayedStrategy(PolicyStrategy(kuhn, strategy_seed(9, name), equilibrium_policy(kuhn))) for name in names

@@ -1,4 +1,4 @@
-"""AIVAT's look-ahead value (strategies/evaluation/lookahead): exactly unbiased on Leduc with a
+"""AIVAT's look-ahead value (strategies/aivat/lookahead): exactly unbiased on Leduc with a
 randomising hero and with an unlooked part, a miximax snapshot that answers as the agent would,
 the cooler terms, ``--lookahead`` in ``pokerbot log aivat``."""
 
@@ -16,12 +16,12 @@ from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.player import MiximaxAgent
-from pokerbot.strategies.evaluation.aivat import Aivat, AivatError
-from pokerbot.strategies.evaluation.cooler import CoolerTerms
-from pokerbot.strategies.evaluation.exact import finished_hands
-from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, lookahead_values
-from pokerbot.strategies.evaluation.values import StakeValue
+from pokerbot.strategies.aivat.aivat import Aivat, AivatError
+from pokerbot.strategies.aivat.cooler import CoolerTerms
+from pokerbot.strategies.aivat.exact import finished_hands
+from pokerbot.strategies.aivat.lookahead import LookaheadAivat, lookahead_values
+from pokerbot.strategies.aivat.values import StakeValue
+from pokerbot.strategies.miximax.player import MiximaxAgent
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 from pokerbot.strategies.solvers.policy import Policy

@@ -11,12 +11,12 @@ from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.bayes import PortfolioModel, rank_class
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.bayes import (
-    AdaptiveAgent,
-    AdaptiveConfig,
-    AdaptiveCore,
+    BayesExploiter,
+    BayesExploiterConfig,
+    BayesExploiterCore,
     Schedule,
     adaptive_factory,
-    adaptive_model,
+    spike_and_slab_model,
 )
 from pokerbot.strategies.bayes.agent import supports_adaptive
 from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
@@ -42,11 +42,11 @@ def always_call() -> np.ndarray:
     return sigma
 
 
-def core_against(opponent: np.ndarray, hands: int, seed: int = 0) -> tuple[AdaptiveCore, np.ndarray]:
-    config = AdaptiveConfig()
-    model = adaptive_model(EQ_TABLE, config, rank_class, seed=seed)
+def core_against(opponent: np.ndarray, hands: int, seed: int = 0) -> tuple[BayesExploiterCore, np.ndarray]:
+    config = BayesExploiterConfig()
+    model = spike_and_slab_model(EQ_TABLE, config, rank_class, seed=seed)
     solver = ResponseSolver(TREE, model.index)
-    core = AdaptiveCore(solver, EQ, model, config)
+    core = BayesExploiterCore(solver, EQ, model, config)
     result = play_trial(
         TreeSimulator(TREE), core, opponent, ProfileEvaluator(solver, opponent), hands, np.random.default_rng(seed)
     )
@@ -58,14 +58,14 @@ def test_agent_plays_legal_actions_in_matches(name):
     game = load_game(name)
     registry = default_registry()
     for opponent in ("random", "equilibrium"):
-        agent = AdaptiveAgent(game, 3)
+        agent = BayesExploiter(game, 3)
         outcome = run_inprocess_match(game, 80, 5, [agent, registry.create(opponent, game, 4)], ["adaptive", opponent])
         assert outcome.hands_played == 80 and outcome.illegal_actions["adaptive"] == 0
         assert agent.unknown_infosets == 0 and agent.core.model.hands_seen == 80
 
 
 def test_agent_starts_as_an_equilibrium_player():
-    agent = AdaptiveAgent(LEDUC, 1)
+    agent = BayesExploiter(LEDUC, 1)
     for position in (0, 1):
         plan = agent.core.plan(position)
         assert not plan.exploiting and plan.sigma is agent.core.equilibrium
@@ -94,7 +94,7 @@ def test_safety_rule_refuses_a_response_the_posterior_doubts():
     loses to the equilibrium's result under the other in about half the pairs (> delta)."""
     calls = {key: {c: (1.0 if c == "c" else 0.0) for c in entry} for key, entry in EQ_TABLE.items()}
     model = PortfolioModel([calls, EQ_TABLE], key_class=rank_class, floor=1e-9, seed=5)
-    core = AdaptiveCore(ResponseSolver(TREE, model.index), EQ, model, AdaptiveConfig(delta=0.3))
+    core = BayesExploiterCore(ResponseSolver(TREE, model.index), EQ, model, BayesExploiterConfig(delta=0.3))
     model.log_weights = np.log([0.5, 0.5])
     doubtful = core.plan(0)
     assert doubtful.confidence < 0.7 and not doubtful.exploiting
@@ -111,10 +111,10 @@ def test_schedule_recomputes_every_hand_then_geometrically():
 
 
 def test_factory_and_supported_games():
-    assert isinstance(adaptive_factory(load_game("kuhn"), 1), AdaptiveAgent)
+    assert isinstance(adaptive_factory(load_game("kuhn"), 1), BayesExploiter)
     assert supports_adaptive(LEDUC) and not supports_adaptive(load_game("kuhn3p"))
     assert not supports_adaptive(load_game("holdem-limit-2p"))
     with pytest.raises(UnsupportedGameForAgentError):
-        AdaptiveAgent(load_game("holdem-nolimit-2p"), 1)
+        BayesExploiter(load_game("holdem-nolimit-2p"), 1)
     with pytest.raises(TypeError):
-        AdaptiveAgent(LEDUC, 1, unknown_setting=3)
+        BayesExploiter(LEDUC, 1, unknown_setting=3)

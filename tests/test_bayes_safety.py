@@ -18,7 +18,7 @@ from pokerbot.models.bayes.slots import SlotIndex
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import identity_class, rank_class
-from pokerbot.strategies.bayes import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes import BayesExploiterConfig, BayesExploiterCore, spike_and_slab_model
 from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.bayes.safety import LedgerError, SafetyLedger
 from pokerbot.strategies.solvers import build_tree, equilibrium_policy, kuhn
@@ -190,10 +190,10 @@ def test_gifts_then_punishment_costs_at_most_the_budget():
     the budget the agent keeps exploiting and loses more than it had won."""
     losses = {}
     for safe in (True, False):
-        config = AdaptiveConfig(safe=safe)
-        model = adaptive_model(LEDUC_POLICY.to_json_dict()["infosets"], config, rank_class, seed=2)
+        config = BayesExploiterConfig(safe=safe)
+        model = spike_and_slab_model(LEDUC_POLICY.to_json_dict()["infosets"], config, rank_class, seed=2)
         solver = ResponseSolver(LEDUC_TREE, model.index)
-        core = AdaptiveCore(solver, LEDUC_EQ, model, config)
+        core = BayesExploiterCore(solver, LEDUC_EQ, model, config)
         ledger = SafetyLedger(solver, LEDUC_EQ)
         engine, simulator = solver.engine, TreeSimulator(LEDUC_TREE)
         calls = engine.uniform()
@@ -235,9 +235,9 @@ def test_the_learner_risks_only_what_it_has_won():
     """An exploiting plan is played only in the share the budget allows: none before any
     gift, k / R after a gift of k (R: what the response risks), and the profile of a hand
     stays fixed until the hand is observed."""
-    config = AdaptiveConfig()
-    model = adaptive_model(KUHN_NASH.to_json_dict()["infosets"], config, identity_class, seed=1)
-    core = AdaptiveCore(ResponseSolver(KUHN_TREE, model.index), KUHN_EQ, model, config)
+    config = BayesExploiterConfig()
+    model = spike_and_slab_model(KUHN_NASH.to_json_dict()["infosets"], config, identity_class, seed=1)
+    core = BayesExploiterCore(ResponseSolver(KUHN_TREE, model.index), KUHN_EQ, model, config)
     exploit = core.solver.best_response_to_reach(0, core.solver.engine.reach(always_call(KUHN_TREE))[1]).sigma
     plan = replace(core.plan(0), sigma=exploit, exploiting=True, worst_case=core.ledger.worst_case(0, exploit))
     risk = core.ledger.reference[0] - plan.worst_case

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.abstraction import (
+from pokerbot.models.buckets.card_abstraction import (
     AbstractionError,
     BucketScheme,
     EhsAbstraction,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pokerbot.models.abstraction import (
+from pokerbot.models.action_classes import (
     HALF_POT_THRESHOLD,
     LIMIT_RAISE_CLASS,
     ActionClass,

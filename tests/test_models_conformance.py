@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import pytest
 
-from pokerbot.models.abstraction import mask_classes
-from pokerbot.models.adaptive import AdaptiveClassifier
+from pokerbot.models.action_classes import mask_classes
+from pokerbot.models.blended import BlendedClassifier
 from pokerbot.models.config import ModelConfig, PriorConfig
 from pokerbot.models.features import LEGAL_KEY, ActionRow, ShowdownRow, view_rows
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
@@ -48,7 +48,7 @@ def small_prior() -> Prior:
     return trainer.finish()
 
 
-ModelFactory = Callable[[], AdaptiveClassifier]
+ModelFactory = Callable[[], BlendedClassifier]
 FACTORIES: dict[str, ModelFactory] = {
     "action-uniform-prior": lambda: ActionModel(),
     "action-prior-adaptive-tree": lambda: ActionModel(small_prior().action, ModelConfig(seed=4)),
@@ -62,12 +62,12 @@ FACTORIES: dict[str, ModelFactory] = {
 }
 
 
-def rows_for(model: AdaptiveClassifier) -> list[ActionRow | ShowdownRow]:
+def rows_for(model: BlendedClassifier) -> list[ActionRow | ShowdownRow]:
     index = 0 if isinstance(model, ActionModel) else 1
     return [row for pair in hands() for row in pair[index]]
 
 
-def learn(model: AdaptiveClassifier, rows: list) -> None:
+def learn(model: BlendedClassifier, rows: list) -> None:
     for row in rows:
         model.learn_one(row.x, row.y)
 
@@ -142,7 +142,7 @@ def test_cached_predictions_equal_fresh_ones_and_learning_invalidates(factory: M
         assert model.predict_proba_one(probe) != fresh_like(model).predict_proba_one(probe)
 
 
-def fresh_like(model: AdaptiveClassifier) -> AdaptiveClassifier:
+def fresh_like(model: BlendedClassifier) -> BlendedClassifier:
     """A model like ``model`` that has learnt nothing."""
     return type(model)(model.prior, model.config)
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.features import (
     ACTION_FEATURES,
     LEGAL_KEY,

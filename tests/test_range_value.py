@@ -22,7 +22,7 @@ from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
 from pokerbot.strategies.baselines import AlwaysCall, RandomPlayer
-from pokerbot.strategies.safe.agent import RANGE_VALUE_MIN_BUDGET, SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import RANGE_VALUE_MIN_BUDGET, SafeExploiter
 from pokerbot.strategies.safe.ledger import SafetySettings
 from pokerbot.strategies.safe.values import flop_equities, hand_value, range_hand_value
 
@@ -186,7 +186,7 @@ def test_a_defended_blueprint_gives_no_reach():
     assert defended.reach(HandState(NOLIMIT), 0, 0) is None
 
 
-class Watched(SafeAdaptiveAgent):
+class Watched(SafeExploiter):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.views: list = []

@@ -15,9 +15,9 @@ from pokerbot.bot.matches.plan import make_plan, play_plan
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log
 from pokerbot.protocol.names import unique_player_names
-from pokerbot.strategies.agent.player import MiximaxAgent
 from pokerbot.strategies.base import StrategyInfo, StrategyRegistry, UnknownStrategyError
-from pokerbot.strategies.bayes.agent import AdaptiveAgent
+from pokerbot.strategies.bayes.agent import BayesExploiter
+from pokerbot.strategies.miximax.player import MiximaxAgent
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.solvers import kuhn
 
@@ -113,14 +113,14 @@ def test_adaptive_is_registered() -> None:
 def test_adaptive_plays_kuhn_and_leduc(game_name: str) -> None:
     game = load_game(game_name)
     assert REGISTRY.info("adaptive").supports(game)
-    assert isinstance(REGISTRY.create("adaptive", game, 3), AdaptiveAgent)
+    assert isinstance(REGISTRY.create("adaptive", game, 3), BayesExploiter)
 
 
 @pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "holdem-limit-2p"])
 def test_adaptive_is_the_safe_agent_in_heads_up_holdem(game_name: str) -> None:
-    from pokerbot.strategies.safe.agent import SafeAdaptiveAgent
+    from pokerbot.strategies.safe.agent import SafeExploiter
 
-    assert isinstance(REGISTRY.create("adaptive", load_game(game_name), 3), SafeAdaptiveAgent)
+    assert isinstance(REGISTRY.create("adaptive", load_game(game_name), 3), SafeExploiter)
 
 
 @pytest.mark.parametrize("game_name", ["kuhn3p", "holdem-nolimit-3p"])

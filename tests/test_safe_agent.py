@@ -23,7 +23,7 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
-from pokerbot.strategies.safe.agent import MAX_OPEN_HANDS, SafeAdaptiveAgent
+from pokerbot.strategies.safe.agent import MAX_OPEN_HANDS, SafeExploiter
 from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings
 from pokerbot.strategies.safe.values import FLOP_SAMPLES, board_equity, hand_value, luck_features
 
@@ -184,11 +184,11 @@ def test_the_spread_is_each_hands_deviation_from_its_parts_mean():
 
 
 def test_the_factory_takes_the_ledger_settings():
-    from pokerbot.strategies.safe.agent import default_settings, safe_adaptive_factory
+    from pokerbot.strategies.safe.agent import default_settings, safe_exploiter_factory
 
-    assert safe_adaptive_factory(NOLIMIT, 1).ledger.settings == default_settings(NOLIMIT)
+    assert safe_exploiter_factory(NOLIMIT, 1).ledger.settings == default_settings(NOLIMIT)
     capped = default_settings(NOLIMIT).model_copy(update={"cap": 20.0})
-    assert safe_adaptive_factory(NOLIMIT, 1, "200nodes", capped).ledger.settings.cap == 20.0
+    assert safe_exploiter_factory(NOLIMIT, 1, "200nodes", capped).ledger.settings.cap == 20.0
 
 
 def test_bad_settings_are_refused():
@@ -309,7 +309,7 @@ def test_the_agent_starts_on_the_blueprint_and_exploits_a_generous_opponent():
     total clears the confidence bound (after about 120 hands with the prior spread of 10 big
     blinds) the exploiter plays, more and more often."""
     blueprint, exploiter = Recorder(NOLIMIT, Action.raise_to(300)), Recorder(NOLIMIT, Action.raise_to(300))
-    agent = SafeAdaptiveAgent(NOLIMIT, 3, blueprint=blueprint, exploiter=exploiter)
+    agent = SafeExploiter(NOLIMIT, 3, blueprint=blueprint, exploiter=exploiter)
     outcome = run_inprocess_match(NOLIMIT, 400, 1, [agent, AlwaysFold(NOLIMIT)], ["agent", "fold"])
     assert outcome.illegal_actions == {"agent": 0, "fold": 0}
     assert min(exploiter.hands) > 100
@@ -322,7 +322,7 @@ def test_the_agent_keeps_to_the_blueprint_when_nothing_is_won():
     """Against always-call with the blueprint calling down too, every hand is a coin flip:
     the ledger never shows winnings at 95 % and the exploiter plays almost never."""
     blueprint, exploiter = Recorder(NOLIMIT, CALL), Recorder(NOLIMIT, Action.raise_to(20000))
-    agent = SafeAdaptiveAgent(NOLIMIT, 4, blueprint=blueprint, exploiter=exploiter)
+    agent = SafeExploiter(NOLIMIT, 4, blueprint=blueprint, exploiter=exploiter)
     run_inprocess_match(NOLIMIT, 300, 2, [agent, AlwaysCall(NOLIMIT)], ["agent", "call"])
     assert len(exploiter.hands) < 15
     assert agent.exploited_hands == len(exploiter.hands)
@@ -331,7 +331,7 @@ def test_the_agent_keeps_to_the_blueprint_when_nothing_is_won():
 def test_the_hand_draw_is_fixed_per_hand_and_answers_for_the_player_of_the_hand():
     blueprint, exploiter = Recorder(NOLIMIT, FOLD), Recorder(NOLIMIT, Action.raise_to(300))
     settings = SafetySettings(confidence=0.5, risk=48.0)  # no confidence margin: share = total / risk
-    agent = SafeAdaptiveAgent(NOLIMIT, 5, blueprint=blueprint, exploiter=exploiter, settings=settings)
+    agent = SafeExploiter(NOLIMIT, 5, blueprint=blueprint, exploiter=exploiter, settings=settings)
     for _ in range(3):
         agent.ledger.settle(0, 8 * BB)
     share = agent.ledger.share()
@@ -352,7 +352,7 @@ def test_a_hand_is_settled_by_the_part_that_played_it_when_the_next_hand_came_fi
     that played it (once, a single slot for the current hand booked it to hand 1's part)."""
     blueprint, exploiter = Recorder(NOLIMIT, CALL), Recorder(NOLIMIT, Action.raise_to(300))
     settings = SafetySettings(initial=20.0, risk=20.0)  # the exploiter from the first hand
-    agent = SafeAdaptiveAgent(NOLIMIT, 6, blueprint=blueprint, exploiter=exploiter, settings=settings)
+    agent = SafeExploiter(NOLIMIT, 6, blueprint=blueprint, exploiter=exploiter, settings=settings)
     cards = [None, parse_cards("AhAd")]
     for hand in (0, 1):
         agent.decide(MatchState(1, hand, HandState(NOLIMIT, cards)), time.monotonic() + 1.0)
@@ -375,7 +375,7 @@ def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():
     assert default_strategy(load_game("holdem-nolimit-3p")) == "miximax"
     assert default_strategy(load_game("leduc")) == "adaptive"
     agent = registry.create("adaptive:0.01", LIMIT, seed=1)
-    assert isinstance(agent, SafeAdaptiveAgent) and agent.exploiter.settings.time_budget == 0.01
+    assert isinstance(agent, SafeExploiter) and agent.exploiter.settings.time_budget == 0.01
     outcome = run_inprocess_match(LIMIT, 20, 3, [agent, AlwaysRaise(LIMIT)], ["adaptive", "raise"])
     assert outcome.illegal_actions == {"adaptive": 0, "raise": 0}
     with pytest.raises(ValueError, match="time budget only in hold'em"):
@@ -405,5 +405,5 @@ def test_prepare_readies_both_parts():
             self.prepared += 1
 
     blueprint, exploiter = Prepared(NOLIMIT, CALL), Prepared(NOLIMIT, CALL)
-    SafeAdaptiveAgent(NOLIMIT, 1, blueprint=blueprint, exploiter=exploiter).prepare()
+    SafeExploiter(NOLIMIT, 1, blueprint=blueprint, exploiter=exploiter).prepare()
     assert blueprint.prepared == exploiter.prepared == 1

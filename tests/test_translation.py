@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.buckets.abstraction import EhsAbstraction
+from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
 from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState

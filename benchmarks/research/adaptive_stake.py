@@ -23,7 +23,7 @@ from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.registry import default_registry
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent, default_settings, safe_adaptive_factory
+from pokerbot.strategies.safe.agent import SafeExploiter, default_settings, safe_exploiter_factory
 
 OPPONENTS = (
     "always-fold",
@@ -45,12 +45,12 @@ OPPONENTS = (
 )
 
 
-def agent(game: Game, seed: int, budget: str, changes: dict[str, object], defend: bool = False) -> SafeAdaptiveAgent:
+def agent(game: Game, seed: int, budget: str, changes: dict[str, object], defend: bool = False) -> SafeExploiter:
     """``adaptive:BUDGET`` with the game's default ledger settings changed by ``changes``
     (:class:`SafetySettings` fields: ``initial``, ``cap``, ``spare``, ``imaginary``,
     ``spread_by_part``) and the blueprint's minimum defence when ``defend``."""
     settings = default_settings(game).model_copy(update=changes)
-    return safe_adaptive_factory(game, seed, budget, settings, defend=defend)
+    return safe_exploiter_factory(game, seed, budget, settings, defend=defend)
 
 
 def duplicate(

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from pokerbot.protocol.game import load_game
-from pokerbot.strategies.evaluation.aivat import Aivat
-from pokerbot.strategies.evaluation.exact import aivat_moments, finished_hands
+from pokerbot.strategies.aivat.aivat import Aivat
+from pokerbot.strategies.aivat.exact import aivat_moments, finished_hands
 from pokerbot.strategies.solvers import PolicyStrategy, equilibrium_policy
 
 SETTINGS = [((), False), ((0,), False), ((1,), False), ((0, 1), False), ((0,), True), ((0, 1), True)]

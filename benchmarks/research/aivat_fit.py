@@ -2,7 +2,7 @@
 
 AIVAT's estimate is affine in its value function, so one pass over a match computes, for every
 hand, the estimate under the equity value and the correction each feature of
-:class:`~pokerbot.strategies.evaluation.values.StakeValue` adds (a vector-valued value
+:class:`~pokerbot.strategies.aivat.values.StakeValue` adds (a vector-valued value
 function). The coefficients that minimise the estimate's variance are then a least-squares
 regression, and the figure is **cross-fitted**: each chunk (a duplicate match: its two logs)
 is estimated with coefficients fitted on the other chunks only, so the fitted value function
@@ -29,7 +29,7 @@ terms themselves, without the edge (card-free, so chance-consistent): they act o
 the known player's action corrections. ``--by-seat`` fits each seating's coefficients
 apart (the value function then depends on who sits where: a value for this pair of players),
 ``--ridge`` penalises the standardised coefficients. ``--lookahead BOARDS`` computes the vectors
-with the look-ahead value (``strategies/evaluation/lookahead.py``; cache suffix
+with the look-ahead value (``strategies/aivat/lookahead.py``; cache suffix
 ``-lookahead6``); with ``--cooler`` too it adds the cooler features' corrections of the
 ``-cooler4`` vectors (computed first, without ``--lookahead``) unlooked: the fit that ships
 ``NOLIMIT_LOOKAHEAD_STAKE`` and ``NOLIMIT_LOOKAHEAD_COOLER``. ``--against SUFFIX`` is a bias check: the
@@ -59,12 +59,12 @@ from pokerbot.bot.matches.stats import mean_and_ci95
 from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.evaluation.aivat import Aivat
-from pokerbot.strategies.evaluation.cooler import COOLER_FEATURES, COOLER_TERMS, CoolerTerms
-from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero
-from pokerbot.strategies.evaluation.recording import ReplayedStrategy
-from pokerbot.strategies.evaluation.series import AivatRecord, aivat_hands
-from pokerbot.strategies.evaluation.values import StakeValue, default_stake, stake_size
+from pokerbot.strategies.aivat.aivat import Aivat
+from pokerbot.strategies.aivat.cooler import COOLER_FEATURES, COOLER_TERMS, CoolerTerms
+from pokerbot.strategies.aivat.lookahead import LookaheadAivat, LookaheadHero
+from pokerbot.strategies.aivat.recording import ReplayedStrategy
+from pokerbot.strategies.aivat.series import AivatRecord, aivat_hands
+from pokerbot.strategies.aivat.values import StakeValue, default_stake, stake_size
 from pokerbot.strategies.registry import default_registry
 
 BETTING_TERMS = 3
@@ -150,7 +150,7 @@ def _lookahead_records(
     game: Game, log: Any, players: dict[str, Any], hero: str, known: str, sample: int, boards: int
 ) -> Iterator[AivatRecord]:
     """The hands of ``log`` estimated with the look-ahead value over the basis
-    (:class:`~pokerbot.strategies.evaluation.lookahead.LookaheadAivat`: the hero replayed with
+    (:class:`~pokerbot.strategies.aivat.lookahead.LookaheadAivat`: the hero replayed with
     the match's seeds, ``boards`` sampled cards where it acts first after one)."""
     replayed = default_registry().create(hero.replace("=", ":"), game, strategy_seed(log.seed, hero))
     estimator = LookaheadAivat(
@@ -283,7 +283,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="BOARDS",
-        help="the look-ahead value (strategies/evaluation/lookahead.py) with BOARDS sampled cards; stake features only",
+        help="the look-ahead value (strategies/aivat/lookahead.py) with BOARDS sampled cards; stake features only",
     )
     parser.add_argument(
         "--against",

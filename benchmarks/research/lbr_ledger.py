@@ -23,7 +23,7 @@ from pokerbot.bot.lbr.matches import LbrMatch, play_lbr_match
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings
-from pokerbot.strategies.safe.agent import SafeAdaptiveAgent, default_settings, safe_adaptive_factory
+from pokerbot.strategies.safe.agent import SafeExploiter, default_settings, safe_exploiter_factory
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--defend", action="store_true", help="the blueprint part with its minimum defence")
     args = parser.parse_args()
     game = load_game(args.game)
-    made: list[SafeAdaptiveAgent] = []
+    made: list[SafeExploiter] = []
 
     name, _, budget = args.strategy.partition(":")
     if name != "adaptive":
@@ -49,7 +49,7 @@ def main() -> None:
         settings = settings.model_copy(update={"spare": args.spare})
 
     def factory(game: Game, seed: int | None = None) -> Strategy:
-        made.append(safe_adaptive_factory(game, seed, budget or None, settings, defend=args.defend))
+        made.append(safe_exploiter_factory(game, seed, budget or None, settings, defend=args.defend))
         return made[-1]
 
     played = play_lbr_match(LbrMatch(game, factory, LbrSettings(), args.deals, args.seed, not args.lbr_second))

@@ -29,10 +29,10 @@ from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.player import AgentSettings, MiximaxAgent
-from pokerbot.strategies.agent.search import SearchSettings
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.exploit.lbr import LbrSettings, LocalBestResponse
+from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent
+from pokerbot.strategies.miximax.search import SearchSettings
 from pokerbot.strategies.registry import default_registry
 
 

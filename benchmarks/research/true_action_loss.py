@@ -20,7 +20,7 @@ from collections import defaultdict
 
 from pokerbot.bot.experiments.model_evaluation import quadratic_loss
 from pokerbot.bot.experiments.model_learning import HERO, play_views, run_model_learning
-from pokerbot.models.abstraction import ActionClass, classify, classify_raise
+from pokerbot.models.action_classes import ActionClass, classify, classify_raise
 from pokerbot.protocol.actions import CALL, LIMIT_RAISE
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState

@@ -28,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
-from pokerbot.models.buckets.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
+from pokerbot.models.buckets.card_abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game

@@ -8,10 +8,10 @@ such strategy is made again with the seed the match gave it (derived from the ma
 the log header and the player's name, as ``pokerbot match`` does) and shown every hand in
 order, so that it answers as it did in the match; the other players are unknown. Every hand
 gets chance corrections; the known players' decisions get action corrections
-(:mod:`pokerbot.strategies.evaluation.aivat`), valued by the value function ``--value``.
+(:mod:`pokerbot.strategies.aivat.aivat`), valued by the value function ``--value``.
 ``--lookahead SEAT=NAME`` names an unknown player that is replayed the same way, and the value
 after the first round looks one of its decisions ahead
-(:mod:`pokerbot.strategies.evaluation.lookahead`; heads-up no-limit hold'em, stake value).
+(:mod:`pokerbot.strategies.aivat.lookahead`; heads-up no-limit hold'em, stake value).
 
 Results: per player, the plain and the AIVAT winnings in mbb/hand with 95 % intervals and the
 standard deviation per hand (per deal in duplicate) of each. Exit status: 0, 1 when a known
@@ -46,7 +46,7 @@ from pokerbot.protocol.matchlog import (
 )
 
 VALUE_FUNCTIONS = ("stake", "equity")
-"""The names ``--value`` takes (:mod:`pokerbot.strategies.evaluation.values`): ``stake`` is
+"""The names ``--value`` takes (:mod:`pokerbot.strategies.aivat.values`): ``stake`` is
 :class:`StakeValue` (the default), ``equity`` :class:`EquityValue`."""
 
 
@@ -162,8 +162,8 @@ def aivat_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """AIVAT's variance-reduced estimate of a heads-up match from its log (or duplicate logs)."""
+    from pokerbot.strategies.aivat.aivat import AivatError
     from pokerbot.strategies.base import UnknownStrategyError
-    from pokerbot.strategies.evaluation.aivat import AivatError
 
     try:
         if not 1 <= len(logs) <= 2:
@@ -200,8 +200,8 @@ def _lookahead_player(
 ) -> tuple[str, str] | None:
     """``--lookahead SEAT=NAME`` as (player name, strategy name), None without it;
     ``options``: ``--value`` and ``--boards``."""
-    from pokerbot.strategies.evaluation.aivat import AivatError
-    from pokerbot.strategies.evaluation.lookahead import lookahead_values
+    from pokerbot.strategies.aivat.aivat import AivatError
+    from pokerbot.strategies.aivat.lookahead import lookahead_values
 
     if spec is None:
         return None
@@ -238,11 +238,11 @@ def _estimate(
 
     from pokerbot.bot.cli.progress import LoggedProgress
     from pokerbot.bot.matches.base import strategy_seed
-    from pokerbot.strategies.evaluation.aivat import Aivat, imaginary_by_default
-    from pokerbot.strategies.evaluation.lookahead import LookaheadAivat, LookaheadHero, lookahead_values
-    from pokerbot.strategies.evaluation.recording import ReplayedStrategy
-    from pokerbot.strategies.evaluation.series import KnownPlayer, aivat_hands
-    from pokerbot.strategies.evaluation.values import EquityValue, StakeValue
+    from pokerbot.strategies.aivat.aivat import Aivat, imaginary_by_default
+    from pokerbot.strategies.aivat.lookahead import LookaheadAivat, LookaheadHero, lookahead_values
+    from pokerbot.strategies.aivat.recording import ReplayedStrategy
+    from pokerbot.strategies.aivat.series import KnownPlayer, aivat_hands
+    from pokerbot.strategies.aivat.values import EquityValue, StakeValue
     from pokerbot.strategies.registry import default_registry
 
     registry = default_registry()

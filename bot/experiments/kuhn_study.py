@@ -12,7 +12,7 @@ expected total (``proportion_expected``) and with the chips actually won
 outcome distribution, on a grid of switching hands). Ties between best responses (and
 between Exp4's experts before any data) are broken uniformly at random. The adaptive
 learner has no switching
-hand: it runs :class:`~strategies.bayes.adaptive.AdaptiveCore` hand by hand (exact
+hand: it runs :class:`~strategies.bayes.exploiter.BayesExploiterCore` hand by hand (exact
 expected value of each hand's strategy, chips from the simulated hand).
 
 The trials run in blocks, each with a generator of its own (from the seed, the opponent and
@@ -44,7 +44,7 @@ from pokerbot.bot.matches.executor import Executor, LocalExecutor
 from pokerbot.bot.matches.executor import Progress as TaskProgress
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import identity_class
-from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes.exploiter import BayesExploiterConfig, BayesExploiterCore, spike_and_slab_model
 from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.solvers import kuhn
 from pokerbot.strategies.solvers.engine import Engine
@@ -75,7 +75,7 @@ class KuhnStudyConfig:
     switch_step: int = 5
     """Spacing of the switching hands at which realised-chips proportions are sampled."""
     adaptive: dict[str, Any] = field(default_factory=dict)
-    """Overrides of :class:`AdaptiveConfig` fields."""
+    """Overrides of :class:`BayesExploiterConfig` fields."""
     block_trials: int = 10_000
     """Trials of the switching methods per block (a task; memory grows with it, not with ``trials``)."""
     adaptive_block: int = 50
@@ -101,7 +101,7 @@ class _KuhnAdaptive:
         equilibrium = kuhn.nash_policy(1.0, self.game)
         self.table = equilibrium.to_json_dict()["infosets"]
         self.equilibrium = profile_from_policy(self.tree, equilibrium)
-        self.config = AdaptiveConfig(**overrides)
+        self.config = BayesExploiterConfig(**overrides)
 
     def run(self, eta: np.ndarray, xi: np.ndarray, hands: int, seed: int) -> AdaptiveSums:
         trials = eta.shape[0]
@@ -109,9 +109,9 @@ class _KuhnAdaptive:
         chips = np.empty((trials, hands))
         seeds = np.random.SeedSequence(seed).generate_state(2 * trials)
         for trial in range(trials):
-            model = adaptive_model(self.table, self.config, identity_class, seed=int(seeds[2 * trial]))
+            model = spike_and_slab_model(self.table, self.config, identity_class, seed=int(seeds[2 * trial]))
             solver = ResponseSolver(self.tree, model.index, self.engine)
-            core = AdaptiveCore(solver, self.equilibrium, model, self.config)
+            core = BayesExploiterCore(solver, self.equilibrium, model, self.config)
             opponent = profile_from_policy(self.tree, kuhn.p2_policy(float(eta[trial]), float(xi[trial]), self.game))
             result = play_trial(
                 self.simulator,
@@ -243,7 +243,7 @@ def run_kuhn_study(
         key = (kind, name)
         sums[key] = parts[index] if key not in sums else _merge(sums[key], parts[index])
     hands = config.hands
-    adaptive_config = asdict(AdaptiveConfig(**config.adaptive))
+    adaptive_config = asdict(BayesExploiterConfig(**config.adaptive))
     result: dict[str, dict[str, Any]] = {
         group: {} for group in ("opponents", "learners", "convergence", "priors", "nash_exploration", "game_length")
     }

@@ -19,7 +19,7 @@ Learners (seed 002, section 4.1):
   opponent itself), playing the best response to a member drawn from the posterior;
 * ``bootstrap`` - policy bootstrapping (Algorithm 4) from the same portfolio into the
   explicit model, Thompson responses;
-* ``adaptive`` - :mod:`pokerbot.strategies.bayes.adaptive`; ``adaptive-nobudget`` the same
+* ``adaptive`` - :mod:`pokerbot.strategies.bayes.exploiter`; ``adaptive-nobudget`` the same
   without the safety budget of :mod:`pokerbot.strategies.bayes.safety`.
 
 Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
@@ -53,7 +53,7 @@ from pokerbot.models.bayes.dirichlet import DirichletModel
 from pokerbot.models.bayes.portfolio import PortfolioModel
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.infosets import rank_class
-from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
+from pokerbot.strategies.bayes.exploiter import BayesExploiterConfig, BayesExploiterCore, spike_and_slab_model
 from pokerbot.strategies.bayes.learners import Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.solvers.engine import Engine
@@ -136,9 +136,13 @@ class _Context:
     def learner(self, name: str, config: LeducStudyConfig, portfolio: Sequence[np.ndarray], seed: int) -> Learner:
         seeds = np.random.SeedSequence(seed).generate_state(3)
         if name in ("adaptive", "adaptive-nobudget"):
-            settings = AdaptiveConfig(**{**config.adaptive, **({"safe": False} if name == "adaptive-nobudget" else {})})
-            model = adaptive_model(self.table, settings, rank_class, seed=int(seeds[0]))
-            return AdaptiveCore(ResponseSolver(self.tree, model.index, self.engine), self.equilibrium, model, settings)
+            settings = BayesExploiterConfig(
+                **{**config.adaptive, **({"safe": False} if name == "adaptive-nobudget" else {})}
+            )
+            model = spike_and_slab_model(self.table, settings, rank_class, seed=int(seeds[0]))
+            return BayesExploiterCore(
+                ResponseSolver(self.tree, model.index, self.engine), self.equilibrium, model, settings
+            )
         explicit = DirichletModel(self.table, config.prior_strength, key_class=rank_class, seed=int(seeds[0]))
         solver = ResponseSolver(self.tree, explicit.index, self.engine)
         if name == "explicit":

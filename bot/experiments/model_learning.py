@@ -5,7 +5,7 @@ Plays ``--hands`` hands in-process between ``--hero`` (default ``tight-aggressiv
 prequentially (:func:`bot.experiments.model_evaluation.prequential`, thesis ch. 5.4): every opponent
 decision and revealed showdown hand is predicted before the model learns the hand. Two
 model pairs are scored: ``prior`` (the shipped or given prior alone, never learning) and
-``adapting`` (the same prior blended with what it learns, :mod:`pokerbot.models.adaptive`).
+``adapting`` (the same prior blended with what it learns, :mod:`pokerbot.models.blended`).
 
 Output: a table per block of ``--every`` hands (quadratic loss and accuracy of the action
 prediction, quadratic loss of the hand-strength prediction, for both), optionally ``--json``

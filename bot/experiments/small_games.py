@@ -35,7 +35,7 @@ from pokerbot.bot.experiments.leduc_study import (
     run_leduc_study,
 )
 from pokerbot.bot.matches.executor import ADDRESS_HELP, ExecutorError, make_executor
-from pokerbot.strategies.bayes.adaptive import AdaptiveConfig
+from pokerbot.strategies.bayes.exploiter import BayesExploiterConfig
 
 
 def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = None) -> tuple[str, ...]:
@@ -47,8 +47,8 @@ def _names(text: str, allowed: tuple[str, ...], what: str, prefix: str | None = 
 
 
 def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` overrides of the adaptive learner's settings (:class:`AdaptiveConfig` fields)."""
-    kinds: dict[str, type[Any]] = {field.name: type(field.default) for field in fields(AdaptiveConfig)}
+    """``KEY=VALUE`` overrides of the adaptive learner's settings (:class:`BayesExploiterConfig` fields)."""
+    kinds: dict[str, type[Any]] = {field.name: type(field.default) for field in fields(BayesExploiterConfig)}
     settings: dict[str, Any] = {}
     for pair in pairs:
         key, equals, text = pair.partition("=")
@@ -66,7 +66,7 @@ def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
         except ValueError:
             raise fail(f"--adaptive {pair!r}: {text!r} is not a {kind.__name__}") from None
     try:
-        AdaptiveConfig(**settings)
+        BayesExploiterConfig(**settings)
     except ValueError as error:
         raise fail(f"--adaptive: {error}") from None
     return settings

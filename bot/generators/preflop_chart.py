@@ -46,14 +46,14 @@ import numpy as np
 
 from pokerbot.protocol.analysis.equity import Eval7Range, sampled_equity_vs_range
 from pokerbot.protocol.analysis.preflop import CLASSES, class_combos
-from pokerbot.strategies.agent.preflop import (
+from pokerbot.strategies.miximax.preflop import (
     ACTION_CODES,
     CHART_FORMAT,
     CHART_VERSION,
     DEFAULT_CHART_PATH,
     POSITIONS,
 )
-from pokerbot.strategies.agent.preflop_policy import (
+from pokerbot.strategies.miximax.preflop_policy import (
     ALL_IN_EQUITY,
     MIN_RANGE,
     OPEN_EQUITY,

@@ -14,7 +14,7 @@ chunked match depends on the chunk size, never on how many workers played it or 
 order; a strategy that learns learns within its chunk.
 
 With ``aivat``, each chunk's strategies are wrapped in
-:class:`~pokerbot.strategies.evaluation.recording.RecordingStrategy` and the chunk's hands are
+:class:`~pokerbot.strategies.aivat.recording.RecordingStrategy` and the chunk's hands are
 estimated where they were played (heads-up games): every strategy that says its action
 probabilities is a known player.
 """
@@ -96,8 +96,8 @@ def play_chunk(chunk: Chunk, progress: Progress) -> ChunkResult:
     ]
     recorders = []
     if chunk.aivat:
-        from pokerbot.strategies.evaluation.aivat import imaginary_by_default
-        from pokerbot.strategies.evaluation.recording import RecordingStrategy
+        from pokerbot.strategies.aivat.aivat import imaginary_by_default
+        from pokerbot.strategies.aivat.recording import RecordingStrategy
 
         imaginary = imaginary_by_default(game) if chunk.imaginary is None else chunk.imaginary
         recorders = [RecordingStrategy(player, imaginary=imaginary) for player in players]
@@ -136,9 +136,9 @@ def play_chunk(chunk: Chunk, progress: Progress) -> ChunkResult:
 def _estimate(
     game: Game, lines: list[str], names: Sequence[str], recorders: Sequence[object], imaginary: bool
 ) -> tuple[list[dict[str, float]], tuple[str, ...]]:
-    from pokerbot.strategies.evaluation.aivat import Aivat
-    from pokerbot.strategies.evaluation.recording import RecordingStrategy
-    from pokerbot.strategies.evaluation.series import aivat_hands
+    from pokerbot.strategies.aivat.aivat import Aivat
+    from pokerbot.strategies.aivat.recording import RecordingStrategy
+    from pokerbot.strategies.aivat.series import aivat_hands
 
     known = {
         name: recorder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokerbot.models.buckets.abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
+from pokerbot.models.buckets.card_abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import DealTables, EhsTables
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.betting import ActionAbstraction, BettingTree, build_betting_tree

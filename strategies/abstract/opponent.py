@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from pokerbot.models.buckets.abstraction import CardAbstraction
+from pokerbot.models.buckets.card_abstraction import CardAbstraction
 from pokerbot.models.round_trees import RoundTreeModel, decision_rows, features
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.game import Game

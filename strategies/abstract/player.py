@@ -25,7 +25,7 @@ from importlib import resources
 
 import numpy as np
 
-from pokerbot.models.buckets.abstraction import EhsAbstraction
+from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game, load_game

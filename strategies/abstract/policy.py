@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
+from pokerbot.models.buckets.card_abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
 from pokerbot.protocol.game import Game, format_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import board_text, cards_text

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.abstraction import EhsAbstraction
+from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.cards import Card

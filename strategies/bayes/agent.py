@@ -3,8 +3,8 @@
 :class:`LearnerStrategy` plays any :class:`~strategies.bayes.learners.Learner` in a match:
 at its first decision of a hand it asks the learner for its profile in its position, then
 samples actions from it at each information set (``self.rng``); after the hand it passes
-the final view to the learner. :class:`AdaptiveAgent` is the learner of
-:mod:`pokerbot.strategies.bayes.adaptive` for small two-player limit games (Kuhn, Leduc, any game
+the final view to the learner. :class:`BayesExploiter` is the learner of
+:mod:`pokerbot.strategies.bayes.exploiter` for small two-player limit games (Kuhn, Leduc, any game
 whose public tree :func:`strategies.solvers.build_tree` accepts): registered as
 ``adaptive`` through :func:`adaptive_factory`.
 
@@ -25,8 +25,8 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.infosets import identity_class, infoset_key, rank_class, suits_irrelevant
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
-from pokerbot.strategies.bayes.adaptive import AdaptiveConfig, AdaptiveCore, adaptive_model
 from pokerbot.strategies.bayes.errors import UnsupportedGameForAgentError
+from pokerbot.strategies.bayes.exploiter import BayesExploiterConfig, BayesExploiterCore, spike_and_slab_model
 from pokerbot.strategies.bayes.learners import Learner
 from pokerbot.strategies.bayes.responses import ResponseSolver
 from pokerbot.strategies.solvers import kuhn
@@ -101,10 +101,10 @@ def agent_equilibrium(game: Game, tree: PublicTree, kuhn_gamma: float | None = 1
     return solver.average_policy()
 
 
-class AdaptiveAgent(LearnerStrategy):
-    """The ``adaptive`` agent: :class:`~strategies.bayes.adaptive.AdaptiveCore` in a match.
+class BayesExploiter(LearnerStrategy):
+    """The ``adaptive`` agent: :class:`~strategies.bayes.exploiter.BayesExploiterCore` in a match.
 
-    ``config`` holds :class:`~strategies.bayes.adaptive.AdaptiveConfig` fields and
+    ``config`` holds :class:`~strategies.bayes.exploiter.BayesExploiterConfig` fields and
     ``kuhn_gamma`` (the Kuhn P1 equilibrium explored with; None: the shipped one).
     Raises :class:`UnsupportedGameForAgentError` for games that are not two-player limit
     games small enough to enumerate.
@@ -120,14 +120,14 @@ class AdaptiveAgent(LearnerStrategy):
         except SolverError as error:
             raise UnsupportedGameForAgentError(f"the adaptive agent needs a small game: {error}") from None
         kuhn_gamma = config.pop("kuhn_gamma", 1.0)
-        settings = AdaptiveConfig(**config)
+        settings = BayesExploiterConfig(**config)
         equilibrium = agent_equilibrium(game, tree, kuhn_gamma)
         table = equilibrium.to_json_dict()["infosets"]
         key_class = rank_class if suits_irrelevant(game) else identity_class
         seeds = np.random.SeedSequence(seed).generate_state(1)
-        model = adaptive_model(table, settings, key_class, seed=int(seeds[0]))
+        model = spike_and_slab_model(table, settings, key_class, seed=int(seeds[0]))
         solver = ResponseSolver(tree, model.index)
-        core = AdaptiveCore(solver, profile_from_policy(tree, equilibrium), model, settings)
+        core = BayesExploiterCore(solver, profile_from_policy(tree, equilibrium), model, settings)
         super().__init__(game, seed, core, tree)
         self.core = core
 
@@ -145,11 +145,11 @@ def supports_adaptive(game: Game) -> bool:
 
 def adaptive_factory(game: Game, seed: int | None = None) -> Strategy:
     """Registry factory of the ``adaptive`` agent (default settings)."""
-    return AdaptiveAgent(game, seed)
+    return BayesExploiter(game, seed)
 
 
 __all__ = [
-    "AdaptiveAgent",
+    "BayesExploiter",
     "LearnerStrategy",
     "adaptive_factory",
     "agent_equilibrium",

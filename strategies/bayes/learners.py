@@ -4,7 +4,7 @@ A :class:`Learner` gives the profile array it will play in a position for the ne
 (:meth:`Learner.policy`) and learns from finished hands (:meth:`Learner.observe`, a
 :class:`~pokerbot.models.bayes.records.HandRecord`). The same objects play real matches
 (wrapped in :class:`~pokerbot.strategies.bayes.agent.LearnerStrategy`; the ``adaptive``
-agent's learner is :class:`~pokerbot.strategies.bayes.adaptive.AdaptiveCore`) and run the
+agent's learner is :class:`~pokerbot.strategies.bayes.exploiter.BayesExploiterCore`) and run the
 experiments (:mod:`pokerbot.bot.experiments.learners` holds the studies' other learners).
 
 Responses are recomputed when :class:`Schedule` says so: after every hand for the first

@@ -1,8 +1,8 @@
-"""The safe adaptive hold'em agent (registered as ``adaptive`` in heads-up hold'em).
+"""The safe exploiter of heads-up hold'em (registered as ``adaptive`` in heads-up hold'em).
 
-:class:`SafeAdaptiveAgent` holds two strategies: the game's **blueprint** (an abstract-game
+:class:`SafeExploiter` holds two strategies: the game's **blueprint** (an abstract-game
 equilibrium, :mod:`pokerbot.strategies.abstract.player`) and an **exploiter** (the
-``miximax`` agent with its adapting opponent models, :mod:`pokerbot.strategies.agent`).
+``miximax`` agent with its adapting opponent models, :mod:`pokerbot.strategies.miximax`).
 Before each hand it draws which of the two plays the whole hand, the exploiter with the
 probability the safety rule allows (:class:`~pokerbot.strategies.safe.ledger.RiskLedger`:
 the winnings shown so far, at 95 % confidence, over what one exploiting hand may lose). It
@@ -11,12 +11,12 @@ chips away accumulates; against a player who gives nothing it stays on the bluep
 
 Both parts see every finished hand (the exploiter's models learn from the blueprint's hands
 too). The draw is a fixed function of the agent's seed and the hand number, so
-:meth:`SafeAdaptiveAgent.action_probabilities` at any view of a hand answers for the
+:meth:`SafeExploiter.action_probabilities` at any view of a hand answers for the
 strategy that plays that hand. Decisions cost what the part playing costs: a table lookup
 and a hand-strength evaluation for the blueprint, the exploiter's time budget for it. In
 no-limit the ledger values each of the blueprint's hands over its whole range
 (:func:`~pokerbot.strategies.safe.values.range_hand_value`): about a tenth of a second after
-a hand that saw the turn, in :meth:`SafeAdaptiveAgent.observe`, never in a decision, and only
+a hand that saw the turn, in :meth:`SafeExploiter.observe`, never in a decision, and only
 when the time limits leave room for it (:data:`RANGE_VALUE_MIN_BUDGET`).
 """
 
@@ -83,7 +83,7 @@ def default_settings(game: Game) -> SafetySettings:
     return NOLIMIT_SETTINGS if game.is_nolimit else LIMIT_SETTINGS
 
 
-class SafeAdaptiveAgent(Strategy):
+class SafeExploiter(Strategy):
     """Blueprint or exploiter, drawn per hand within the safety rule (module docstring)."""
 
     name = "adaptive"
@@ -201,22 +201,22 @@ def _derived_seed(seed: int | None, part: int) -> int | None:
     return None if seed is None else random.Random(f"{seed}:{part}").getrandbits(32)
 
 
-def safe_adaptive_factory(
+def safe_exploiter_factory(
     game: Game,
     seed: int | None = None,
     budget: str | None = None,
     settings: SafetySettings | None = None,
     *,
     defend: bool | None = None,
-) -> SafeAdaptiveAgent:
+) -> SafeExploiter:
     """The registry factory in heads-up hold'em: the game's blueprint and ``miximax`` (or
     ``miximax:BUDGET``, the exploiter's budget per decision) under ``settings`` (default:
     :func:`default_settings`); ``defend``: the blueprint with its minimum defence
     (:mod:`pokerbot.strategies.abstract.defence`; default :data:`DEFEND`)."""
     from pokerbot.strategies.abstract.player import blueprint_factory
-    from pokerbot.strategies.agent.player import miximax_factory
+    from pokerbot.strategies.miximax.player import miximax_factory
 
-    return SafeAdaptiveAgent(
+    return SafeExploiter(
         game,
         seed,
         blueprint=blueprint_factory(game, _derived_seed(seed, 1), defend=DEFEND if defend is None else defend),
@@ -230,7 +230,7 @@ __all__ = [
     "LIMIT_SETTINGS",
     "NOLIMIT_SETTINGS",
     "RANGE_VALUE_MIN_BUDGET",
-    "SafeAdaptiveAgent",
+    "SafeExploiter",
     "default_settings",
-    "safe_adaptive_factory",
+    "safe_exploiter_factory",
 ]

@@ -1,4 +1,4 @@
-"""The safety rule of the adaptive hold'em agent: risk only what was demonstrably won.
+"""The safety rule of the safe exploiter: risk only what was demonstrably won.
 
 Ganzfried and Sandholm's "risk what you've won" (safe opponent exploitation), adapted to
 hold'em, where neither the game value nor the opponent's mistakes can be computed exactly.

@@ -1,4 +1,4 @@
-"""The action abstraction shared by the opponent models and the search.
+"""The action classes (an action abstraction of six classes) shared by the opponent models and the search.
 
 Six action classes (Kündig's thesis, ch. 6.1): fold, check, call, and three bet/raise sizes,
 about half the pot, about the pot, and all-in.

@@ -1,18 +1,18 @@
 """The search's action abstraction and the reverse mapping of real bet sizes.
 
-Built on :mod:`pokerbot.models.abstraction` (the action classes the opponent model predicts), with
+Built on :mod:`pokerbot.models.action_classes` (the action classes the opponent model predicts), with
 configurable sizes for the search (Kündig's thesis, ch. 6.1 and 6.1.1).
 
 **Abstract actions** (:func:`abstract_actions`) of the player to act: fold (when something
 is to be called), check or call, then one bet or raise per configured pot fraction, then
 all-in. A fraction ``f`` means a raise-*by* of ``f`` times the pot after the raiser's call
-(``pot + call_amount``, the convention of :mod:`pokerbot.models.abstraction`), so a raise *to*
+(``pot + call_amount``, the convention of :mod:`pokerbot.models.action_classes`), so a raise *to*
 ``max_spent + f * (pot + call_amount)`` chips. A bet that would put more than
 ``commit_share`` of the raiser's stack in the pot is dropped: all-in stands for it (thesis
 ch. 6.1, rule 4). All-in is present whenever a raise is legal, except when it would be an
 overbet of more than ``all_in_max_pot`` times the pot and a smaller raise exists. Sizes are clamped to the legal range
 with :meth:`HandState.clamp`; duplicates are removed. Each abstract action carries the
-model class (:func:`models.abstraction.classify`) its real action falls into, so the
+model class (:func:`models.action_classes.classify`) its real action falls into, so the
 opponent model's class probabilities can be spread over the search's branches. Limit games
 have one raise.
 
@@ -24,7 +24,9 @@ comparing its raise-by amount ``x`` with the two surrounding abstract raise-by a
   betting 190 into a pot of 10 with abstract sizes 5, 10 and all-in 390 gives
   ``190 / 10 = 19 > 390 / 190 = 2.05``: all-in.
 * ``pseudo-harmonic`` (Ganzfried & Sandholm 2013), with sizes as pot fractions:
-  ``P(A) = ((B - x)(1 + A)) / ((B - A)(1 + x))``; ``A`` when ``P(A) >= 1/2``.
+  ``P(A) = ((B - x)(1 + A)) / ((B - A)(1 + x))``
+  (:func:`pokerbot.strategies.abstract.translation.pseudo_harmonic`, the abstract players'
+  translation); ``A`` when ``P(A) >= 1/2``.
 * ``pseudo-harmonic-random``: ``A`` with probability ``P(A)``, drawn from the caller's
   seeded generator.
 
@@ -40,9 +42,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pokerbot.models.abstraction import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify
+from pokerbot.models.action_classes import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.abstract.translation import pseudo_harmonic
 
 MappingRule = Literal["ratio", "pseudo-harmonic", "pseudo-harmonic-random"]
 
@@ -122,17 +125,6 @@ def abstract_actions(state: HandState, settings: AbstractionSettings) -> tuple[A
     return tuple(branches)
 
 
-def pseudo_harmonic_probability(x: float, low: float, high: float) -> float:
-    """P(map ``x`` to ``low``) for pot fractions ``low < x < high`` (Ganzfried & Sandholm)."""
-    if not low < high:
-        raise ValueError(f"need low < high, got {low} and {high}")
-    if x <= low:
-        return 1.0
-    if x >= high:
-        return 0.0
-    return ((high - x) * (1.0 + low)) / ((high - low) * (1.0 + x))
-
-
 def map_size(x: float, sizes: tuple[float, ...], rule: MappingRule, rng: random.Random | None = None) -> int:
     """The index in increasing ``sizes`` that the size ``x`` maps to under ``rule``.
 
@@ -151,7 +143,7 @@ def map_size(x: float, sizes: tuple[float, ...], rule: MappingRule, rng: random.
     low, high = sizes[upper - 1], sizes[upper]
     if rule == "ratio":
         return upper - 1 if x / low < high / x else upper
-    p_low = pseudo_harmonic_probability(x, low, high)
+    p_low = pseudo_harmonic(low, high, x)
     if rule == "pseudo-harmonic":
         return upper - 1 if p_low >= 0.5 else upper
     if rng is None:
@@ -187,6 +179,5 @@ __all__ = [
     "MappingRule",
     "abstract_actions",
     "map_size",
-    "pseudo_harmonic_probability",
     "reverse_map",
 ]

@@ -17,8 +17,8 @@ its view. Each term has mean zero given ``h``, so for ANY ``v`` the estimate
 
 has the mean of ``u``: unbiased. With a good ``v`` the terms cancel most of the luck. A
 chance-consistent ``v`` (its value before a chance event is the average after it, as
-:class:`~pokerbot.strategies.evaluation.values.EquityValue` and the default
-:class:`~pokerbot.strategies.evaluation.values.StakeValue`) makes ``sum_a p(a) v(h a) = v(h)``
+:class:`~pokerbot.strategies.aivat.values.EquityValue` and the default
+:class:`~pokerbot.strategies.aivat.values.StakeValue`) makes ``sum_a p(a) v(h a) = v(h)``
 at chance events; other value functions are averaged by enumerating the cards.
 
 **Imaginary observations** (``imaginary=True``; Bowling et al. 2008, the part of AIVAT that
@@ -62,8 +62,8 @@ from pokerbot.protocol.cards import Card, cards_to_string
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.aivat.values import AivatValue, StakeValue
 from pokerbot.strategies.base import ActionProbabilities
-from pokerbot.strategies.evaluation.values import AivatValue, StakeValue
 
 Oracle = Callable[[MatchState], ActionProbabilities]
 """A known player's action probabilities at a view (its own turn; the view may be

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.aivat.aivat import Aivat, Oracle
 from pokerbot.strategies.base import Strategy
-from pokerbot.strategies.evaluation.aivat import Aivat, Oracle
 
 
 def finished_hands(game: Game, players: Sequence[Strategy]) -> list[tuple[float, HandState]]:

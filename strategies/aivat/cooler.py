@@ -23,7 +23,7 @@ from pokerbot.protocol.analysis.holdings import holding_index
 from pokerbot.protocol.analysis.showdown import rank_hand, showdown_arrays
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.evaluation.values import VALUE_PREFLOP_BOARDS
+from pokerbot.strategies.aivat.values import VALUE_PREFLOP_BOARDS
 
 COOLER_LOSER = (1, 2)
 """The loser's hand categories of the ``--cooler`` features: at least a pair, at least two pair."""

@@ -1,7 +1,7 @@
 """Miximax / maximix search of the abstracted game tree (Kündig's thesis, ch. 3.2 and 6.2).
 
 From the current state of a hand the tree is built on the fly over the search's abstract
-actions (:mod:`pokerbot.strategies.agent.abstraction`):
+actions (:mod:`pokerbot.strategies.miximax.search_actions`):
 
 * **our nodes** take the maximum child value (*miximax*), or with ``temperature > 0`` a
   Boltzmann soft-max: children weighted by ``exp(value / T)`` (``T`` in big blinds), the
@@ -62,11 +62,11 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.abstraction import AbstractAction, AbstractionSettings, abstract_actions
+from pokerbot.strategies.miximax.search_actions import AbstractAction, AbstractionSettings, abstract_actions
 
 ActionModelFn = Callable[[HandState], Mapping[ActionClass, float]]
 """The opponent's action model: probabilities of the classes of the player to act in a state."""

@@ -1,4 +1,4 @@
-"""P(win) at a showdown leaf of the search: the two :class:`~strategies.agent.search.WinModel` s.
+"""P(win) at a showdown leaf of the search: the two :class:`~strategies.miximax.search.WinModel` s.
 
 * :class:`RangeWinModel` (no opponent model): our equity against a uniformly random
   opponent holding with card removal (wins 1, ties 1/2), ignoring the betting. On a complete
@@ -41,7 +41,7 @@ mostly on boards where they improve.) Other decks: the heads-up value to the pow
 :class:`ModelWinModel` stays per opponent (``opponent``): the agent makes one per opponent,
 each with that opponent's hand-strength model, sharing one equity memo
 (:meth:`RangeWinModel.share_equities`), and the search multiplies their answers
-(:class:`strategies.agent.search.ProductWinModel`).
+(:class:`strategies.miximax.search.ProductWinModel`).
 
 Values are memoised by board inside the instance (the agent keeps one instance per hand).
 """
@@ -52,7 +52,7 @@ import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
+from pokerbot.models.action_classes import RAISE_CLASSES, ActionClass, classify
 from pokerbot.models.features import showdown_context
 from pokerbot.models.handstrength import board_texture
 from pokerbot.protocol.actions import Action, ActionKind
@@ -61,7 +61,7 @@ from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.agent.opponents import OpponentShowdownModel
+from pokerbot.strategies.miximax.opponents import OpponentShowdownModel
 
 MC_ITERATIONS = 2000
 """Default Monte Carlo draws when two or more board cards are missing."""

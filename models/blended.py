@@ -1,4 +1,4 @@
-"""The adapting classifier behind both opponent models: a prior blended with the opponent.
+"""The blended classifier behind both opponent models: a frozen prior blended with the opponent.
 
 The thesis' models were one big Hoeffding tree, trained on many players and then updated
 during the match; a few hundred observations barely move a tree grown on millions, so it
@@ -7,7 +7,7 @@ opponent-specific estimates whose weight grows with the evidence:
 
 1. **prior**: the frozen prior tree's distribution ``q``;
 2. **backoff**: decayed class counts of this opponent in coarse contexts, nested from
-   coarse to fine (:attr:`AdaptiveClassifier.levels`). Each level is a Dirichlet posterior
+   coarse to fine (:attr:`BlendedClassifier.levels`). Each level is a Dirichlet posterior
    whose base is the level above (the prior for the coarsest):
    ``p_l = (n_l + a * p_{l-1}) / (N_l + a)`` with ``a`` = ``prior_strength``. After ``a``
    observations in a context the opponent's own frequencies weigh as much as the prior.
@@ -54,7 +54,7 @@ TREE_SNAPSHOT_SMOOTHING = 1.0
 _GLOBAL = "*global*"
 
 
-class AdaptiveClassifier:
+class BlendedClassifier:
     """A prior tree blended with opponent-specific estimates (see the module docstring).
 
     ``names`` are the features used (in key order), ``levels`` the coarse-context keys of
@@ -277,4 +277,4 @@ class AdaptiveClassifier:
         self.__dict__.update(state)
 
 
-__all__ = ["ALL_CLASSES", "AdaptiveClassifier", "LevelKeys", "MIN_PROBABILITY", "TREE_SNAPSHOT_SMOOTHING", "Vector"]
+__all__ = ["ALL_CLASSES", "BlendedClassifier", "LevelKeys", "MIN_PROBABILITY", "TREE_SNAPSHOT_SMOOTHING", "Vector"]

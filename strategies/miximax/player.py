@@ -2,22 +2,22 @@
 
 :class:`MiximaxAgent` (Kündig's thesis, ch. 6 and 7) plays hold'em with two or three
 players (52 cards; three players: two hole cards). It keeps one pair of opponent models
-(:class:`~pokerbot.strategies.agent.opponents.OpponentModels`: an action model and a
+(:class:`~pokerbot.strategies.miximax.opponents.OpponentModels`: an action model and a
 showdown model, any models that follow the protocols there; by default the adapting
 Hoeffding-tree models) per opponent, by seat offset ``(position - ours) % players``: seats
 rotate together from hand to hand (or stay fixed), so an offset always names the same
 opponent. Heads-up is the one-opponent case of the same code:
 
-* **pre-flop** in hold'em, :class:`~pokerbot.strategies.agent.preflop_policy.PreflopPolicy`
+* **pre-flop** in hold'em, :class:`~pokerbot.strategies.miximax.preflop_policy.PreflopPolicy`
   (the packaged chart against one opponent, adapted to its action model; the chart's
   equity rule on the whole pot against several);
 * **after the flop** (and pre-flop in other games, or with ``use_chart=False``),
-  :mod:`pokerbot.strategies.agent.search` from the current state: each opponent's decisions
+  :mod:`pokerbot.strategies.miximax.search` from the current state: each opponent's decisions
   weighted by its own action model, showdowns valued by the product of one
-  :class:`~pokerbot.strategies.agent.equity.ModelWinModel` per opponent still in (their
+  :class:`~pokerbot.strategies.miximax.equity.ModelWinModel` per opponent still in (their
   hands taken as independent; with one opponent, its model alone) or, with
   ``use_models=False``, by a uniform action model and exact equity against random hands
-  (:class:`~pokerbot.strategies.agent.equity.RangeWinModel`);
+  (:class:`~pokerbot.strategies.miximax.equity.RangeWinModel`);
 * after every hand (:meth:`MiximaxAgent.observe`) each opponent's models learn its
   decisions and, at a showdown, its revealed hand strength.
 
@@ -29,7 +29,7 @@ the hand's showdown model back as they were; the answer and the state after it a
 and a :meth:`MiximaxAgent.decide` for the same view that follows replays them instead of
 searching again. One answer after the chart costs one search (``costly_probabilities``).
 
-The models (from their prior, :func:`~pokerbot.strategies.agent.opponents.adaptive_models`)
+The models (from their prior, :func:`~pokerbot.strategies.miximax.opponents.hoeffding_models`)
 are made at the first decision or observation. Each decision searches until
 ``min(deadline - margin, now + time_budget)`` (seconds), ``margin`` the smaller of
 ``safety_margin`` and :data:`MARGIN_SHARE` of the time left to the deadline: under a
@@ -52,26 +52,33 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.analysis.preflop import hand_class
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.abstraction import AbstractionSettings
-from pokerbot.strategies.agent.arguments import parse_budget, parse_node_budget, parse_settings
-from pokerbot.strategies.agent.equity import ModelWinModel, RangeWinModel
-from pokerbot.strategies.agent.opponents import (
+from pokerbot.strategies.base import ActionProbabilities, Strategy, copied_generator
+from pokerbot.strategies.miximax.arguments import parse_budget, parse_node_budget, parse_settings
+from pokerbot.strategies.miximax.equity import ModelWinModel, RangeWinModel
+from pokerbot.strategies.miximax.opponents import (
     ClassPredictor,
     OpponentActionModel,
     OpponentModelFactory,
     OpponentModels,
-    adaptive_models,
+    hoeffding_models,
 )
-from pokerbot.strategies.agent.preflop import PreflopChart
-from pokerbot.strategies.agent.preflop_policy import PreflopAdaptation, PreflopPolicy
-from pokerbot.strategies.agent.search import ActionModelFn, ActionModels, SearchResult, SearchSettings, WinModel, search
-from pokerbot.strategies.base import ActionProbabilities, Strategy, copied_generator
+from pokerbot.strategies.miximax.preflop import PreflopChart
+from pokerbot.strategies.miximax.preflop_policy import PreflopAdaptation, PreflopPolicy
+from pokerbot.strategies.miximax.search import (
+    ActionModelFn,
+    ActionModels,
+    SearchResult,
+    SearchSettings,
+    WinModel,
+    search,
+)
+from pokerbot.strategies.miximax.search_actions import AbstractionSettings
 
 MARGIN_SHARE = 0.2
 """Share of the time left to the caller's deadline kept free at most (the search overshoots
@@ -100,7 +107,7 @@ class AgentSettings(BaseModel):
     chart_path: Path | None = None
     """A chart file other than the packaged one."""
     range_showdowns: float = Field(30.0, ge=0.0)
-    """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`pokerbot.strategies.agent.equity`)."""
+    """Weight, in showdowns, of the raise-implied range in P(win) (:mod:`pokerbot.strategies.miximax.equity`)."""
     call_shrink: float = Field(0.75, gt=0.0, le=1.0)
     """Share of its range the opponent keeps with each call of a raise (without ``range_from_model``)."""
     range_from_model: bool = True
@@ -127,7 +134,7 @@ class MiximaxAgent(Strategy):
     """Pre-flop policy plus miximax search with adapting opponent models (module docstring).
 
     ``opponent_models`` makes the opponents' models (default:
-    :func:`~pokerbot.strategies.agent.opponents.adaptive_models`).
+    :func:`~pokerbot.strategies.miximax.opponents.hoeffding_models`).
     """
 
     name = "miximax"
@@ -146,7 +153,7 @@ class MiximaxAgent(Strategy):
             )
         self.settings = settings or AgentSettings()
         self.preflop = PreflopPolicy(game, self.settings.preflop, self.settings.chart_path)
-        self._make_models = opponent_models or adaptive_models
+        self._make_models = opponent_models or hoeffding_models
         self._models: dict[int, OpponentModels] | None = None
         """The opponents' models by seat offset (``(position - ours) % players``)."""
         self._hand: tuple[tuple[int, tuple[int, ...]], WinModel | Mapping[int, WinModel]] | None = None

@@ -8,7 +8,7 @@ goes with the cards that came. :class:`LookaheadAivat` values a state after the 
 where the hero is to act (its round's cards dealt) by the value function (default: the stake
 value with :data:`NOLIMIT_LOOKAHEAD_STAKE`) *after the action the hero would take there*, and
 every other state by the value function itself; a chance-consistent part ``unlooked`` (default:
-the cooler terms of :mod:`~pokerbot.strategies.evaluation.cooler`) is added at the state
+the cooler terms of :mod:`~pokerbot.strategies.aivat.cooler`) is added at the state
 itself, never looked ahead.
 
 AIVAT stays unbiased when the value is one function of the state: an answer must not depend on
@@ -46,11 +46,11 @@ from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.aivat.aivat import Aivat, AivatError, AivatHand, Oracle
+from pokerbot.strategies.aivat.cooler import CoolerTerms
+from pokerbot.strategies.aivat.recording import REPLAY_SECONDS
+from pokerbot.strategies.aivat.values import AivatValue, StakeValue
 from pokerbot.strategies.base import Strategy
-from pokerbot.strategies.evaluation.aivat import Aivat, AivatError, AivatHand, Oracle
-from pokerbot.strategies.evaluation.cooler import CoolerTerms
-from pokerbot.strategies.evaluation.recording import REPLAY_SECONDS
-from pokerbot.strategies.evaluation.values import AivatValue, StakeValue
 
 LOOKAHEAD_BOARDS = 6
 """The cards (or flops) a look-ahead chance correction averages over when there are more."""
@@ -70,7 +70,7 @@ NOLIMIT_LOOKAHEAD_COOLER: tuple[float, ...] = (
 )
 # fmt: on
 """The look-ahead value's coefficients in heads-up no-limit hold'em: the stake value's (looked
-ahead; rows and columns as :data:`~pokerbot.strategies.evaluation.values.NOLIMIT_STAKE`) and
+ahead; rows and columns as :data:`~pokerbot.strategies.aivat.values.NOLIMIT_STAKE`) and
 the cooler terms' (not looked ahead; a row per round, :class:`CoolerTerms`), fitted together
 by ``benchmarks/research/aivat_fit.py --lookahead 6 --cooler --cooler-features 0,1`` on the ten
 duplicate matches of ``docs/aivat.md``."""
@@ -88,8 +88,8 @@ class LookaheadAivat(Aivat):
     """AIVAT whose value looks one decision of ``hero`` ahead after the first round (module
     docstring). ``hero`` is made as in the match (same seed) and is shown every hand: for each
     hand in the log's order, :meth:`start`, then :meth:`hand`, then :meth:`finish` (or use
-    :class:`LookaheadHero` with :func:`~pokerbot.strategies.evaluation.series.aivat_hands`).
-    Other keywords as :class:`~pokerbot.strategies.evaluation.aivat.Aivat`."""
+    :class:`LookaheadHero` with :func:`~pokerbot.strategies.aivat.series.aivat_hands`).
+    Other keywords as :class:`~pokerbot.strategies.aivat.aivat.Aivat`."""
 
     def __init__(
         self,
@@ -237,7 +237,7 @@ class LookaheadAivat(Aivat):
 
 class LookaheadHero:
     """The hero of a :class:`LookaheadAivat` as a player of
-    :func:`~pokerbot.strategies.evaluation.series.aivat_hands`: its oracle is None (its
+    :func:`~pokerbot.strategies.aivat.series.aivat_hands`: its oracle is None (its
     probabilities are not used) and asking for it starts the hand's replay."""
 
     def __init__(self, estimator: LookaheadAivat) -> None:

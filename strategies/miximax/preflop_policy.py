@@ -15,7 +15,7 @@ the constants of this module (the chart generator,
   when free).
 
 **One opponent** (heads-up): the answer is looked up in the packaged chart
-(:mod:`pokerbot.strategies.agent.preflop`), which holds the rule's answers computed offline
+(:mod:`pokerbot.strategies.miximax.preflop`), which holds the rule's answers computed offline
 with exact equities, and the heads-up push/fold equilibrium for short stacks, by position,
 bet faced and effective stack. With an action model the answer adapts (:class:`PreflopAdaptation`):
 
@@ -45,14 +45,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from pokerbot.models.abstraction import RAISE_CLASSES, ActionClass, classify
+from pokerbot.models.action_classes import RAISE_CLASSES, ActionClass, classify
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.analysis.preflop import class_combos, hand_class
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.agent.preflop import POSITIONS, PreflopChart, load_chart
-from pokerbot.strategies.agent.search import ActionModelFn
+from pokerbot.strategies.miximax.preflop import POSITIONS, PreflopChart, load_chart
+from pokerbot.strategies.miximax.search import ActionModelFn
 
 RANGE_SCALE = 1.5
 """A player with ``b`` big blinds in holds the top ``min(1, RANGE_SCALE / b)`` of holdings."""
@@ -137,7 +137,7 @@ def raise_probability(state: HandState, predict: ActionModelFn) -> float | None:
     """The model's probability that the opponent raises at least as big as it just did, at
     the state before its last action (None when the last action was not a raise).
 
-    "At least as big" by action class (:func:`models.abstraction.classify`: half pot, pot,
+    "At least as big" by action class (:func:`models.action_classes.classify`: half pot, pot,
     all-in): a 200-big-blind shove is made by the all-in part of a range, not by the share
     of hands that would open for three big blinds."""
     history = state.history()

@@ -13,13 +13,13 @@ from typing import Protocol
 
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.matchlog import LoggedHand
-from pokerbot.strategies.evaluation.aivat import Aivat, AivatHand, Oracle
+from pokerbot.strategies.aivat.aivat import Aivat, AivatHand, Oracle
 
 
 class KnownPlayer(Protocol):
     """A player whose action probabilities AIVAT uses: recorded in a match
-    (:class:`~pokerbot.strategies.evaluation.recording.RecordingStrategy`) or replayed from a
-    log (:class:`~pokerbot.strategies.evaluation.recording.ReplayedStrategy`)."""
+    (:class:`~pokerbot.strategies.aivat.recording.RecordingStrategy`) or replayed from a
+    log (:class:`~pokerbot.strategies.aivat.recording.ReplayedStrategy`)."""
 
     def oracle(self, hand_number: int, position: int, final: HandState) -> Oracle | None:
         """The oracle of hand ``hand_number``, played at ``position`` (None: not known)."""

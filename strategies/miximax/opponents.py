@@ -1,6 +1,6 @@
 """What the hold'em agent needs from its opponent models, and the models it uses by default.
 
-The agent (:mod:`pokerbot.strategies.agent.player`) keeps one :class:`OpponentModels` per
+The agent (:mod:`pokerbot.strategies.miximax.player`) keeps one :class:`OpponentModels` per
 opponent: an **action model** and a **showdown model**. It asks nothing else of them than
 the two protocols below, so any pair of models that answers these questions can be plugged
 in (``MiximaxAgent(..., opponent_models=factory)``):
@@ -15,7 +15,7 @@ in (``MiximaxAgent(..., opponent_models=factory)``):
   learnt from (the agent trusts it more as they accumulate);
 * both learn one opponent's decisions, or showdown, from each finished hand.
 
-:func:`adaptive_models` makes the default: the Hoeffding-tree models of
+:func:`hoeffding_models` makes the default: the Hoeffding-tree models of
 :mod:`pokerbot.models.hoeffding`, starting from the shipped prior that fits the game.
 :class:`ClassPredictor` turns an action model into the search's callable (state in, class
 probabilities out), memoised for one decision.
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from pokerbot.models.abstraction import ActionClass
+from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.features import action_context
 from pokerbot.models.prior import load_default_prior, models_for_game
 from pokerbot.protocol.game import Game
@@ -82,7 +82,7 @@ OpponentModelFactory = Callable[[Game, int], list[OpponentModels]]
 """Makes ``count`` fresh, independent model pairs for a game (one per opponent)."""
 
 
-def adaptive_models(game: Game, count: int) -> list[OpponentModels]:
+def hoeffding_models(game: Game, count: int) -> list[OpponentModels]:
     """``count`` fresh Hoeffding-tree model pairs for ``game``, from the shipped prior that fits
     it (:func:`~pokerbot.models.prior.models_for_game`; uniform priors when none does)."""
     prior = load_default_prior(game)
@@ -113,5 +113,5 @@ __all__ = [
     "OpponentModelFactory",
     "OpponentModels",
     "OpponentShowdownModel",
-    "adaptive_models",
+    "hoeffding_models",
 ]

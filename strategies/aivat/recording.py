@@ -13,8 +13,8 @@ again while its log is replayed.
   when the strategy is reproducible (a seeded policy or styled player, miximax with a node
   budget).
 
-Either gives an :data:`~pokerbot.strategies.evaluation.aivat.Oracle` per hand for
-:meth:`~pokerbot.strategies.evaluation.aivat.Aivat.hand`.
+Either gives an :data:`~pokerbot.strategies.aivat.aivat.Oracle` per hand for
+:meth:`~pokerbot.strategies.aivat.aivat.Aivat.hand`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.aivat.aivat import AivatError, Oracle
 from pokerbot.strategies.base import ActionProbabilities, ActionProbabilitiesError, Strategy
-from pokerbot.strategies.evaluation.aivat import AivatError, Oracle
 
 REPLAY_SECONDS = 1.0
 """The deadline a replayed decision gets, as in an in-process match (seconds)."""
