@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pokerbot.bot.human.table import TypedActionError, describe, parse_typed_action
-from pokerbot.bot.human.terminal import render_table
+from pokerbot.bot.human.terminal import render_result, render_table
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log
@@ -78,67 +78,127 @@ def test_a_person_plays_three_hands_in_a_terminal(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    person = Terminal([*CLI, "play", "-p", ports[0], "-g", "holdem-nolimit-2p", "--human"], tmp_path)
+    argv = [*CLI, "play", "-p", ports[0], "-g", "holdem-nolimit-2p", "--human", "--names", "person,bot"]
+    person = Terminal(argv, tmp_path)
     try:
         table = person.read_until(r"your action> ")
-        assert "=== hand 1, preflop === you are P1" in table
-        assert re.search(r"->  you  \w\w \w\w +in pot +100  behind 19900", table)  # the big blind, to act
-        assert re.search(r"\n     P2  \?\? \?\? +in pot +100  behind 19900", table)  # P2 called the small blind
-        assert "preflop: P2 call 50" in table and "pot: 200" in table
-        assert "legal: c = check; r AMOUNT = raise to 200..20000; a = all-in (raise to 20000)" in table
-        person.type("x")
-        assert "not allowed: 'x' is not an action" in person.read_until(r"your action> ")
-        person.type("f")
-        assert "not allowed: position 0 cannot fold: it has nothing to call" in person.read_until(r"your action> ")
-        person.type("r 150")
-        assert "raise to 150 is out of range: position 0 may raise to 200..20000" in person.read_until("your action> ")
-        person.type("r 300")  # the bot calls; the flop comes
+        assert "=== hand 1, preflop ===" in table
+        # The big blind, to act; the bot is the button and the small blind, and called.
+        assert re.search(r"\n-> you  \w\w \w\w +bet 100 +stack 19900 +\(big blind 100\)\n", table)
+        assert re.search(r"\n   bot  \?\? \?\? +bet 100 +stack 19900 +\(button, small blind 50\)\n", table)
+        assert "preflop: bot calls 50" in table and "pot: 200" in table
+        assert "your options: c = check; r N = raise to N (200..20000); a = all-in (raise to 20000)" in table
+        assert "sizes: ½ pot = r 200; ⅔ pot = r 233; pot = r 300" in table
+        for typed, said in (
+            ("x", "not allowed: 'x' is not an action"),
+            ("f", "not allowed: there is nothing to call: check (c) rather than fold"),
+            ("r 150", "not allowed: a raise goes to 200..20000 here (20000 is all-in), not 150"),
+            ("b 300", "not allowed: there is a bet to raise: r AMOUNT raises to 200..20000, or c calls 0"),
+        ):
+            person.type(typed)
+            assert said in person.read_until(r"your action> ")
+        person.type("r 300")  # the bot calls; on the flop the big blind acts first
         flop = person.read_until(r"your action> ")
-        assert (
-            re.search(r"board: \w\w \w\w \w\w    pot: 600", flop)
-            and "preflop: P2 call 50, you raise to 300, P2 call 200" in flop
-        )
+        assert re.search(r"board: \w\w \w\w \w\w    pot: 600", flop)
+        assert "preflop: bot calls 50, you raise to 300, bot calls 200" in flop
+        assert "your options: c = check; b N = bet N (100..19700); a = all-in (bet 19700)" in flop
+        person.type("b 100")  # a bet as players count it: 100 on the flop (the protocol's r400)
+        turn = person.read_until(r"your action> ")
+        assert "flop: you bet 100, bot calls 100" in turn and "pot: 800" in turn
         while True:
             person.type("c")
             text = person.read_until(r"your action> |final score of human: 3 hands, -?[\d.]+ chips")
             if "final score" in text:
                 break
-        assert person.screen.count("over: ") == 3 and "running total:" in person.screen
         score, _ = dealer.communicate(timeout=TIMEOUT)
         assert dealer.returncode == 0
     finally:
         person.close()
         bot.kill()
         dealer.kill()
-    final = re.search(r"final score of human: 3 hands, (-?[\d.]+) chips", person.screen)
+    screen = person.screen
+    assert screen.count(" over (showdown): ") == 3  # the bot calls everything, the person checks or calls
+    assert re.search(r"--- hand 1 over \(showdown\): you \w\w \w\w, [a-z ,]+; bot \w\w \w\w, [a-z ,]+; board", screen)
+    for outcome in re.findall(r"you (won|lost) [\d.]+ chips \(([-+]?)[\d.]+ bb\)", screen):
+        assert outcome[1] == ("+" if outcome[0] == "won" else "")  # a loss is never printed with a plus sign
+    totals = re.findall(r"running total: (-?[\d.]+) chips \(([-+][\d.]+) bb\) after (\d) hands?", screen)
+    assert [int(hands) for _, _, hands in totals] == [1, 2, 3]
+    for chips, big_blinds, _ in totals:
+        assert float(big_blinds) == pytest.approx(float(chips) / 100, abs=0.05)
+    final = re.search(r"final score of human: 3 hands, (-?[\d.]+) chips", screen)
     assert final and re.match(rf"SCORE:{re.escape(final.group(1))}\|", score)
+    assert float(totals[-1][0]) == float(final.group(1))
     report = check_log((tmp_path / "people.log").read_text().splitlines(), load_game("holdem-nolimit-2p"))
     assert report.ok and report.hands == 3
+    assert "STATE:0:cr300c/r400c/" in (tmp_path / "people.log").read_text()  # "b 100" went out as r400
 
 
 def test_typed_actions_are_judged_by_the_engine() -> None:
     game = load_game("holdem-nolimit-2p")
-    state = parse_match_state("MATCHSTATE:1:0::|Jd4c", game).state
+    state = parse_match_state("MATCHSTATE:1:0::|Jd4c", game).state  # the small blind, facing the big blind
     assert parse_typed_action("call", state) == Action(ActionKind.CALL)
     assert parse_typed_action(" R 600 ", state) == Action.raise_to(600)
-    assert parse_typed_action("bet600", state) == Action.raise_to(600)
+    assert parse_typed_action("raise600", state) == Action.raise_to(600)
     assert parse_typed_action("a", state) == Action.raise_to(20000)
     assert parse_typed_action("fold", state) == Action(ActionKind.FOLD)
-    for text, message in (("", "type an action"), ("r", "needs the amount"), ("r 99999", "out of range")):
-        with pytest.raises(TypedActionError, match=message):
+    for text, message in (
+        ("", "type an action"),
+        ("r", "say how much"),
+        ("r 99999", "a raise goes to 200..20000 here"),
+        ("bet 600", "there is a bet to raise"),
+        ("check", "there is a bet to you: call 50"),
+        ("f 20", "fold takes no amount"),
+    ):
+        with pytest.raises(TypedActionError, match=re.escape(message)):
             parse_typed_action(text, state)
+    # On the flop, amounts count from the flop: "bet 100" is the protocol's raise to 400.
+    flop = parse_match_state("MATCHSTATE:0:0:cr300c/:Jd4c|/Ah7c2d", game).state
+    assert parse_typed_action("b 100", flop) == Action.raise_to(400)
+    assert parse_typed_action("r 100", flop) == Action.raise_to(400)
+    with pytest.raises(TypedActionError, match=re.escape("a bet is 100..19700 here")):
+        parse_typed_action("b 50", flop)
     limit = load_game("holdem-limit-2p")
     capped = parse_match_state("MATCHSTATE:1:0:rrr:|Jd4c", limit).state
-    with pytest.raises(TypedActionError, match="no raise allowed: round 0 already has 3 raises"):
+    with pytest.raises(TypedActionError, match="no more raises in this round"):
         parse_typed_action("r", capped)
 
 
-def test_the_table_shows_limit_amounts() -> None:
+def test_the_table_shows_limit_amounts_within_the_round() -> None:
     game = load_game("holdem-limit-2p")
     view = parse_match_state("MATCHSTATE:1:4:rc/r:|Ah5s/2c8dTh", game)
     lines = render_table(describe(view.state, view.hand_number, view.position), game)
-    assert lines[0] == "=== hand 5, flop === you are P2"
-    assert "board: 2c 8d Th    pot: 50" in lines
-    assert "legal: f = fold; c = call 10; r = raise to 40" in lines
-    assert "   preflop: you raise, P1 call 10" in lines and "   flop: P1 bet" in lines
-    assert any(re.fullmatch(r"->  you  Ah 5s +in pot +20  behind unlimited", line) for line in lines)
+    assert lines[0] == "=== hand 5, flop ==="
+    assert "   board: 2c 8d Th    pot: 50" in lines
+    assert "your options: f = fold; c = call 10; r = raise to 20" in lines
+    assert "   preflop: you raise to 20, opponent calls 10" in lines and "   flop: opponent bets 10" in lines
+    assert any(re.fullmatch(r"-> you +Ah 5s +\(button, small blind 5\)", line) for line in lines)
+
+
+def test_a_showdown_names_the_hands_and_the_winner() -> None:
+    game = load_game("holdem-nolimit-2p")
+    view = parse_match_state("MATCHSTATE:1:3:cr300c/r400r1200c/cc/cc:Kd7h|Jd4c/Ah7c2d/3s/9c", game)
+    table = describe(view.state, view.hand_number, view.position, ["me", "bot"])
+    assert [seat.hand for seat in table.seats] == ["pair of sevens", "ace high"]
+    assert table.winners == [0] and table.values == [1200.0, -1200.0]
+    lines = render_result(table, game, -1200.0, 1)
+    assert lines == [
+        "--- hand 4 over (showdown): bot Kd 7h, pair of sevens; you Jd 4c, ace high; board Ah 7c 2d 3s 9c",
+        "    bot wins the pot of 2400 with pair of sevens",
+        "    you lost 1200 chips (12.0 bb)",
+        "    running total: -1200 chips (-12.0 bb) after 1 hand",
+    ]
+    tie = parse_match_state("MATCHSTATE:0:2:r20000c///:Jd4c|Jh4d/Ah7c2d/3s/9c", game)
+    tied = describe(tie.state, tie.hand_number, tie.position)
+    assert tied.winners == [0, 1]
+    assert render_result(tied, game, 0.0, 3)[1:3] == [
+        "    you and opponent split the pot of 40000",
+        "    you split the pot: no chips won or lost",
+    ]
+    kuhn = load_game("kuhn")
+    won = parse_match_state("MATCHSTATE:1:0:rc:Qs|Ks", kuhn)
+    lines = render_result(describe(won.state, won.hand_number, won.position), kuhn, 2.0, 1)
+    assert lines[1:] == [
+        "    you win the pot of 4 with king high",
+        "    you won 2 chips (+2 antes)",
+        "    running total: 2 chips (+2 antes) after 1 hand",
+    ]

@@ -14,6 +14,7 @@ from pokerbot.protocol.analysis.ranking import (
     STRAIGHT_FLUSH,
     TWO_PAIR,
     category_of,
+    hand_name,
     rank_generic,
     rank_standard,
 )
@@ -85,3 +86,25 @@ def test_leduc_pairs_beat_high_cards_and_kuhn_ranks_by_rank():
 def test_games_pick_the_fast_path_only_for_the_standard_deck():
     assert load_game("holdem-nolimit-2p").ranker is rank_standard
     assert load_game("leduc").ranker is rank_generic
+
+
+@pytest.mark.parametrize(
+    ("cards", "name"),
+    [
+        ("AhKd9c7s4h2c3d", "ace high"),
+        ("Ks", "king high"),  # Kuhn: one card
+        ("QhQs", "pair of queens"),  # Leduc: hole and board pair
+        ("6h6d", "pair of sixes"),
+        ("AhAd7c7s4h2c3d", "two pair, aces and sevens"),
+        ("QhQsQd9c2s", "three of a kind, queens"),
+        ("Ah2c3d4s5h9c", "straight, five high"),
+        ("6h7c8d9sTh2c", "straight, ten high"),
+        ("Ah9h7h4h2hKsKd", "flush, ace high"),
+        ("KhKsKd7c7s2c", "full house, kings full of sevens"),
+        ("5h5s5d5cAs", "four of a kind, fives"),
+        ("5h6h7h8h9hAs", "straight flush, nine high"),
+        ("ThJhQhKhAh2c", "royal flush"),
+    ],
+)
+def test_hands_are_named_as_players_name_them(cards, name):
+    assert hand_name(cards_from_string(cards)) == name

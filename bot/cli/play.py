@@ -79,6 +79,12 @@ def play(
         "hold'em).",
     ),
     human: bool = typer.Option(False, "--human", help="A person plays this seat, typing actions at this terminal."),
+    names: str | None = typer.Option(
+        None,
+        "--names",
+        help="With --human: the players' names in seat order, as the dealer was given them (--names me,bot); "
+        "the table shows them (default: 'opponent').",
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="The dealer's host."),
     port: int | None = typer.Option(None, "--port", "-p", help="The seat's TCP port (the dealer's first output line)."),
     url: str | None = typer.Option(
@@ -132,10 +138,15 @@ def play(
             raise fail(str(error), "--url" if url or ws else "--host") from None
         if token is not None and not transport.supports_token:
             raise fail(f"--token needs a transport that carries tokens (a ws:// URL), not {seat}", "--token")
+    seat_names = [part.strip() for part in names.split(",")] if names else None
+    if seat_names is not None and len(seat_names) != game_definition.num_players:
+        raise fail(f"give one name per seat: {game_definition.num_players} names, got {len(seat_names)}", "--names")
     name = "human" if human else (strategy or default_strategy(game_definition))
     try:
         player = (
-            TerminalHuman(game_definition, seed) if human else default_registry().create(name, game_definition, seed)
+            TerminalHuman(game_definition, seed, names=seat_names)
+            if human
+            else default_registry().create(name, game_definition, seed)
         )
     except UnknownStrategyError as error:
         raise fail(str(error), "--strategy") from None

@@ -1,23 +1,26 @@
 """A human seat in a terminal: ``pokerbot play --human``.
 
 :class:`TerminalHuman` is a strategy whose decisions are typed by a person. At each turn it
-prints the table (:mod:`pokerbot.bot.human.table`: the cards you may see, the board, the pot, every
-position's chips in the pot and behind, the history of the hand by round) and the legal
-actions with their amounts, then reads a line; what is typed is judged by the protocol
-engine (``HandState.verify``) and asked again, with the reason, when it is not a legal
-action. After every hand it prints the result (showdown cards, chips won) and the running
-total. It runs in the client's worker thread, so reading standard input blocks nobody.
+prints the table (:mod:`pokerbot.bot.human.table`): every seat with its name, the dealer
+button and its blind or ante, its cards as far as you may see them, what it has bet in this
+round and its stack; the board and the pot; the hand's actions by round in the words players
+use ("bet 100", "raise to 600"); and your options with their amounts and the usual bet
+sizes. It then reads a line; what is typed is judged by the protocol engine and asked again,
+with the reason, when it is not a legal action. After every hand it prints what each player
+showed and what their hands make, what you won or lost, and the running total. It runs in
+the client's worker thread, so reading standard input blocks nobody.
 
-Amounts are in chips (and big blinds where that helps); a raise is a raise TO.
+Amounts are in chips, counted within the round as players count them (``r 600``: raise to
+600 on this street); results also in big blinds (antes in Kuhn and Leduc).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from pokerbot.bot.human.table import TableView, TypedActionError, describe, parse_typed_action, round_name
+from pokerbot.bot.human.table import Choices, TableView, TypedActionError, describe, parse_typed_action, round_name
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.matchlog import format_value
@@ -27,74 +30,120 @@ from pokerbot.strategies.base import Strategy
 PROMPT = "your action> "
 
 
-def _who(position: int, viewer: int | None) -> str:
-    return "you" if position == viewer else f"P{position + 1}"
+def stake(amount: float, game: Game, *, signed: bool = True) -> str:
+    """``amount`` chips in the game's unit: ``+4.0 bb`` (big blinds), ``+2 antes``; unsigned
+    (a size, after "won" or "lost") when ``signed`` is False."""
+    unit = game.big_blind or 1
+    count = amount / unit
+    text = f"{count:+g}" if signed else f"{abs(count):g}"
+    if game.has_antes:
+        return f"{text} ante" + ("" if abs(count) == 1 else "s")
+    text = f"{count:+.1f}" if signed else f"{abs(count):.1f}"
+    return f"{text} bb"
 
 
-def _chips(amount: float, big_blind: int) -> str:
-    if big_blind <= 1:
-        return f"{format_value(amount)}"
-    return f"{format_value(amount)} ({amount / big_blind:+.1f} bb)" if amount else "0"
+def _seat_line(view: TableView, position: int, game: Game, width: int) -> str:
+    seat = view.seats[position]
+    cards = " ".join(seat.cards) if seat.cards else " ".join(["??"] * game.num_hole_cards)
+    bet = f"bet {seat.in_round}" if seat.in_round else ""
+    stack = "" if seat.behind is None else f"stack {seat.behind}"
+    labels = [label for label in ("button" if seat.button else None, seat.blind) if label]
+    state = "folded" if seat.folded else ("all-in" if seat.all_in else "")
+    marker = "->" if view.to_act == position else "  "
+    parts = [f"{marker} {seat.name:<{width}}", f"{cards:<11}", f"{bet:<10}", f"{stack:<12}"]
+    if state:
+        parts.append(state)
+    if labels:
+        parts.append(f"({', '.join(labels)})")
+    return "  ".join(parts).rstrip()
+
+
+def options_line(choices: Choices) -> str:
+    """Your legal actions and how to type them, amounts within the round."""
+    options = []
+    if choices.can_fold:
+        options.append("f = fold")
+    options.append(f"c = call {choices.call_amount}" if choices.call_amount else "c = check")
+    if choices.can_raise:
+        if choices.nolimit:
+            if choices.raise_word == "raise":
+                options.append(f"r N = raise to N ({choices.min_amount}..{choices.max_amount})")
+            else:
+                options.append(f"b N = bet N ({choices.min_amount}..{choices.max_amount})")
+            options.append(f"a = all-in ({_verb(choices)} {choices.max_amount})")
+        else:
+            letter = "r" if choices.raise_word == "raise" else "b"
+            options.append(f"{letter} = {_verb(choices)} {choices.min_amount}")
+    return "your options: " + "; ".join(options)
+
+
+def _verb(choices: Choices) -> str:
+    return "raise to" if choices.raise_word == "raise" else "bet"
 
 
 def render_table(view: TableView, game: Game) -> list[str]:
-    """The table as plain text lines: header, board and pot, seats, history, legal actions."""
-    viewer = view.viewer
-    lines = [
-        f"=== hand {view.hand_number + 1}, {view.round_name} === you are P{(viewer or 0) + 1}",
-        f"board: {' '.join(view.board) or '-'}    pot: {view.pot}",
-    ]
-    for seat in view.seats:
-        cards = " ".join(seat.cards) if seat.cards else " ".join(["??"] * game.num_hole_cards)
-        behind = "unlimited" if seat.behind is None else str(seat.behind)
-        state = " folded" if seat.folded else (" all-in" if seat.all_in else "")
-        marker = "->" if view.to_act == seat.position else "  "
-        lines.append(
-            f"{marker} {_who(seat.position, viewer):>4}  {cards:<10} in pot {seat.in_pot:>6}  behind {behind}{state}"
-        )
+    """The table as plain text lines: the hand, the seats, board and pot, the actions by
+    round, and (on your turn) your options."""
+    width = max(len(seat.name) for seat in view.seats)
+    lines = [f"=== hand {view.hand_number + 1}, {view.round_name} ==="]
+    lines += [_seat_line(view, position, game, width) for position in range(game.num_players)]
+    lines.append(f"   board: {' '.join(view.board) or '-'}    pot: {view.pot}")
     by_round: dict[int, list[str]] = {}
     for step in view.history:
-        by_round.setdefault(step.round, []).append(f"{_who(step.position, viewer)} {step.words}")
+        by_round.setdefault(step.round, []).append(step.text)
     for round_index, words in sorted(by_round.items()):
         lines.append(f"   {round_name(game, round_index)}: {', '.join(words)}")
     choices = view.choices
-    if choices is not None and view.to_act == viewer:
-        options = []
-        if choices.can_fold:
-            options.append("f = fold")
-        options.append(f"c = call {choices.call_amount}" if choices.call_amount else "c = check")
-        if choices.can_raise:
-            verb = choices.raise_word
-            if choices.nolimit:
-                options.append(f"r AMOUNT = {verb} to {choices.min_raise_to}..{choices.max_raise_to}")
-                options.append(f"a = all-in ({verb} to {choices.max_raise_to})")
-            else:
-                options.append(f"r = {verb} to {choices.min_raise_to}")
-        lines.append("legal: " + "; ".join(options))
+    if choices is not None and view.to_act == view.viewer:
+        lines.append(options_line(choices))
+        if choices.sizes:
+            letter = "r" if choices.raise_word == "raise" else "b"
+            sizes = [f"{label} = {letter} {amount}" for label, amount in choices.sizes if label != "all-in"]
+            if sizes:
+                lines.append(f"   sizes: {'; '.join(sizes)}")
     return lines
 
 
 def render_result(view: TableView, game: Game, total: float, hands: int) -> list[str]:
-    """The end of a hand: every card shown, the board, what each position won, the total."""
-    viewer = view.viewer
+    """The end of a hand: what each player showed (and what it makes), the board, what you
+    won or lost, and the running total."""
     shown = []
     for seat in view.seats:
-        if seat.cards and not seat.folded:
-            shown.append(f"{_who(seat.position, viewer)} {' '.join(seat.cards)}")
-        elif seat.folded:
-            shown.append(f"{_who(seat.position, viewer)} folded")
-    lines = [f"--- hand {view.hand_number + 1} over: {', '.join(shown)}; board {' '.join(view.board) or '-'}"]
-    if view.values is not None and viewer is not None:
-        mine = view.values[viewer]
-        outcome = "won" if mine > 0 else ("lost" if mine < 0 else "broke even,")
-        lines.append(f"    you {outcome} {_chips(abs(mine), game.big_blind)} chips")
-    lines.append(f"    running total: {_chips(total, game.big_blind)} chips after {hands} hands")
+        if seat.folded:
+            shown.append(f"{seat.name} folded")
+        elif seat.cards and view.showdown:
+            shown.append(f"{seat.name} {' '.join(seat.cards)}" + (f", {seat.hand}" if seat.hand else ""))
+    board = f"; board {' '.join(view.board)}" if view.board else ""
+    how = "showdown" if view.showdown else "no showdown"
+    lines = [f"--- hand {view.hand_number + 1} over ({how}): {'; '.join(shown)}{board}"]
+    if view.values is not None and len(view.winners) > 1:
+        lines.append(f"    {' and '.join(view.seats[p].name for p in view.winners)} split the pot of {view.pot}")
+    elif view.values is not None and view.winners:
+        winner = view.seats[view.winners[0]]
+        verb = "win" if winner.name == "you" else "wins"
+        lines.append(
+            f"    {winner.name} {verb} the pot of {view.pot}" + (f" with {winner.hand}" if winner.hand else "")
+        )
+    if view.values is not None and view.viewer is not None:
+        mine = view.values[view.viewer]
+        if mine == 0 and view.viewer in view.winners:
+            lines.append("    you split the pot: no chips won or lost")
+        elif mine > 0:
+            lines.append(f"    you won {format_value(mine)} chips ({stake(mine, game)})")
+        elif mine < 0:
+            lines.append(f"    you lost {format_value(-mine)} chips ({stake(mine, game, signed=False)})")
+        else:
+            lines.append("    you neither won nor lost chips")
+    played = f"{hands} hand" + ("" if hands == 1 else "s")
+    lines.append(f"    running total: {format_value(total)} chips ({stake(total, game)}) after {played}")
     return lines
 
 
 class TerminalHuman(Strategy):
-    """A person at a terminal (see the module docstring). ``read_line`` reads one typed line
-    (default: standard input; EOF ends the input, and the seat then checks or calls)."""
+    """A person at a terminal (see the module docstring). ``names``: the players in seat
+    order, as the dealer was given them (shown instead of ``opponent``); ``read_line``
+    reads one typed line (default: standard input; EOF ends the input, and the seat then
+    checks or calls)."""
 
     name = "human"
 
@@ -103,10 +152,12 @@ class TerminalHuman(Strategy):
         game: Game,
         seed: int | None = None,
         *,
+        names: Sequence[str] | None = None,
         read_line: Callable[[str], str] | None = None,
         out: TextIO | None = None,
     ) -> None:
         super().__init__(game, seed)
+        self.names = list(names) if names is not None else None
         self._read_line = read_line or _read_stdin
         self._out = out or sys.stdout
         self.total = 0.0
@@ -119,7 +170,7 @@ class TerminalHuman(Strategy):
     def decide(self, view: MatchState, deadline: float) -> Action:
         """Show the table, then read lines until one is a legal action."""
         state = view.state
-        self._print(["", *render_table(describe(state, view.hand_number, view.position), self.game)])
+        self._print(["", *render_table(describe(state, view.hand_number, view.position, self.names), self.game)])
         while True:
             try:
                 text = self._read_line(PROMPT)
@@ -133,7 +184,7 @@ class TerminalHuman(Strategy):
 
     def observe(self, view: MatchState) -> None:
         """Print the hand's result and the running total."""
-        table = describe(view.state, view.hand_number, view.position)
+        table = describe(view.state, view.hand_number, view.position, self.names)
         if table.values is not None:
             self.total += table.values[view.position]
         self.hands += 1
@@ -149,4 +200,4 @@ def _read_stdin(prompt: str) -> str:
     return line
 
 
-__all__ = ["PROMPT", "TerminalHuman", "render_result", "render_table"]
+__all__ = ["PROMPT", "TerminalHuman", "options_line", "render_result", "render_table", "stake"]

@@ -4,7 +4,8 @@ Pure computation below the models and strategies (numba where it is hot, eval7 w
 serves), one module per question:
 
 * :mod:`~pokerbot.protocol.analysis.ranking`: the showdown value of a hand in any ACPC game
-  (the dealer's ranker; pure Python, eval7 for the 52-card deck);
+  (the dealer's ranker; pure Python, eval7 for the 52-card deck) and its name ("two pair,
+  aces and sevens");
 * :mod:`~pokerbot.protocol.analysis.holdings`: the 1,326 two-card holdings in one canonical
   order (:data:`HOLDINGS`, :data:`HOLDING_INDEX`), which every array over holdings follows;
 * :mod:`~pokerbot.protocol.analysis.showdown`: compiled showdown values, of one hand

@@ -11,7 +11,8 @@ Higher ranks are better; only the order matters, and only within one game.
 52-card deck through eval7 (its integers differ, its order is the same). :func:`hand_ranker`
 picks the right one for a game (:attr:`pokerbot.protocol.game.Game.ranker`). Compiled code
 uses :func:`pokerbot.protocol.analysis.showdown.rank_hand`, which gives exactly
-:func:`rank_generic`'s integers. This module imports neither numpy nor (before the first
+:func:`rank_generic`'s integers. :func:`hand_name` names a hand as players do ("two pair,
+aces and sevens"). This module imports neither numpy nor (before the first
 :func:`rank_standard` call) eval7, so the dealer loads it at no cost.
 """
 
@@ -144,6 +145,46 @@ def rank_generic(cards: Sequence[Card]) -> int:
             return _pack(TWO_PAIR, [top_rank, second[1], *kickers(pairs, 1)])
         return _pack(PAIR, [top_rank, *kickers({top_rank}, 3)])
     return _pack(HIGH_CARD, singles_desc[:5])
+
+
+RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+"""How players name each rank, deuce to ace (rank index ``card >> 2``)."""
+
+
+def _many(rank: int) -> str:
+    word = RANK_WORDS[rank]
+    return word + ("es" if word.endswith("x") else "s")
+
+
+def hand_name(cards: Sequence[Card]) -> str:
+    """The best hand ``cards`` make (hole plus board, any count, any deck), named as players
+    say it: ``king high``, ``pair of sevens``, ``two pair, aces and sevens``, ``three of a
+    kind, queens``, ``straight, ten high``, ``flush, ace high``, ``full house, kings full of
+    sevens``, ``four of a kind, fives``, ``straight flush, nine high``, ``royal flush``.
+    The category is :func:`rank_generic`'s, which orders hands as every ranker does."""
+    if not cards:
+        raise ValueError("a hand needs at least one card")
+    value = rank_generic(cards)
+    ranks = [((value >> (16 - 4 * index)) & 15) - 1 for index in range(5)]
+    first, second = ranks[0], ranks[1]
+    category = category_of(value)
+    if category == HIGH_CARD:
+        return f"{RANK_WORDS[first]} high"
+    if category == PAIR:
+        return f"pair of {_many(first)}"
+    if category == TWO_PAIR:
+        return f"two pair, {_many(first)} and {_many(second)}"
+    if category == TRIPS:
+        return f"three of a kind, {_many(first)}"
+    if category == STRAIGHT:
+        return f"straight, {RANK_WORDS[first]} high"
+    if category == FLUSH:
+        return f"flush, {RANK_WORDS[first]} high"
+    if category == FULL_HOUSE:
+        return f"full house, {_many(first)} full of {_many(second)}"
+    if category == QUADS:
+        return f"four of a kind, {_many(first)}"
+    return "royal flush" if first == len(RANK_WORDS) - 1 else f"straight flush, {RANK_WORDS[first]} high"
 
 
 _eval7: tuple[tuple[Any, ...], Callable[[list[Any]], int]] | None = None
