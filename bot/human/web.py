@@ -25,7 +25,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
@@ -42,6 +42,7 @@ from pokerbot.bot.client.play import play_match
 from pokerbot.bot.dealer.server import DealerConfig, MatchResult, serve_match
 from pokerbot.bot.human.table import describe
 from pokerbot.protocol.actions import Action
+from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.errors import PokerError
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, load_game
 from pokerbot.protocol.limits import TimeLimits
@@ -55,7 +56,14 @@ PERSON_LIMIT_MS = 24 * 3600 * 1000.0
 """The dealer's limits in a match with a person: a day per response, hand and hand on average."""
 WATCH_PER_HAND_MS = 60_000.0
 """The dealer's average time per hand in a watched match, before the pace, in milliseconds."""
-_STATIC = {"/": ("index.html", "text/html"), "/app.js": ("app.js", "text/javascript")}
+_STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/favicon.ico": ("favicon.ico", "image/x-icon"),
+}
+"""The page's files (``webui/``), by path, with their content types: no build step, no
+file fetched from anywhere else."""
 
 
 class WebRequestError(ValueError):
@@ -78,6 +86,8 @@ class _Match:
     events: list[dict[str, Any]] = field(default_factory=list)
     watchers: set[ServerConnection] = field(default_factory=set)
     log_offset: int = 0
+    error: str | None = None
+    """Why the match could not be played (a bot that could not be built), if so."""
 
 
 class _Reporter(Strategy):
@@ -96,6 +106,10 @@ class _Reporter(Strategy):
         self.report(view, action)
         return action
 
+    def prepare(self) -> None:
+        """Prepare the inner strategy."""
+        self.inner.prepare()
+
     def observe(self, view: MatchState) -> None:
         """Let the inner strategy observe the hand."""
         self.inner.observe(view)
@@ -112,7 +126,7 @@ class WebServer:
         self._ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.bots: set[asyncio.Task[Any]] = set()
-        """The bots' clients (kept, so that they are not garbage-collected while they play)."""
+        """The bots' tasks, seating and playing (kept, so that they are not garbage-collected)."""
 
     # ------------------------------------------------------------------ HTTP
     async def handle_http(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -134,17 +148,20 @@ class WebServer:
                 return _json(await self.start(query))
         except (WebRequestError, PokerError, UnknownStrategyError) as error:
             return _json({"error": str(error)}, HTTPStatus.BAD_REQUEST)
-        return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
     def options(self) -> dict[str, Any]:
         """What the page offers: built-in games and every strategy name."""
         return {"games": sorted(BUILTIN_GAMES), "strategies": self.registry.names()}
 
     def describe_line(self, query: dict[str, str]) -> dict[str, Any]:
-        """The table of a ``MATCHSTATE`` line the page received."""
+        """The table of a ``MATCHSTATE`` line the page received (``match``: the match it
+        belongs to, whose players' names the table shows)."""
         game = load_game(_need(query, "game"))
         view = parse_match_state(_need(query, "line"), game)
-        table = describe(view.state, view.hand_number, view.position).to_json()
+        match = self.matches.get(_int(query["match"], "match", 0, 2**31)) if query.get("match") else None
+        names = match.names if match is not None else None
+        table = describe(view.state, view.hand_number, view.position, names).to_json()
         table["line"] = _need(query, "line")
         return table
 
@@ -171,13 +188,12 @@ class WebServer:
             names = [first, _log_name(strategies[1], first)]
         else:
             raise WebRequestError(f"mode must be play or watch, got {mode!r}")
-        built = [self.registry.create(name, game, seed + index) for index, name in enumerate(strategies)]
+        for name in strategies:
+            self.registry.check(name, game)  # a bad name or argument is refused now, at once
         ident = next(self._ids)
         match = _Match(ident, game, game_name, names, mode, hands, self.out / f"web-{ident}.log")
         self.matches[ident] = match
         pace = float(query.get("pace", "0.3")) if mode == "watch" else 0.0
-        if mode == "watch":
-            built = [self._reporter(match, strategy, pace) for strategy in built]
         ports: asyncio.Future[list[int]] = self.loop.create_future()
         # A person may think for a day. A watched match is a show, not a contest: a minute per
         # hand on average (a strategy's first decision may load tables), plus the pace.
@@ -202,21 +218,16 @@ class WebServer:
             serve_match(config, on_ports=ports.set_result, on_hand=lambda hand: self._hand_done(match, hand))
         )
         match.task.add_done_callback(lambda task: self._match_over(match, task))
-        bots = built if mode == "watch" else [None, *built]
         waiting: set[asyncio.Future[Any]] = {ports, match.task}
         await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if not ports.done():
             raise WebRequestError(f"the dealer did not start: {match.task.result().error}")
-        seat_ports = ports.result()
-        for port, bot in zip(seat_ports, bots):
-            url = f"ws://{self.host}:{port}/"
-            if bot is None:
-                match.seat_url = url
-            else:
-                # In a thread, not a process of its own: the bot reports its actions to this page.
-                client = self.loop.create_task(play_match(url, game, bot, limits=limits, isolation="thread"))
-                self.bots.add(client)
-                client.add_done_callback(self.bots.discard)
+        urls = [f"ws://{self.host}:{port}/" for port in ports.result()]
+        if mode == "play":
+            match.seat_url, urls = urls[0], urls[1:]
+        # The page gets its answer now; the bots sit down once they are loaded (a hold'em
+        # agent takes seconds), and the dealer deals when every seat is taken.
+        self._keep(self._seat_bots(match, strategies, seed, urls, limits, pace))
         return {
             "match": ident,
             "mode": mode,
@@ -228,6 +239,39 @@ class WebServer:
             "log": str(match.log_path),
         }
 
+    def _keep(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` as a task kept until it ends (so that it is not garbage-collected)."""
+        assert self.loop is not None
+        task = self.loop.create_task(work)
+        self.bots.add(task)
+        task.add_done_callback(self.bots.discard)
+
+    def _build(self, strategies: list[str], game: Game, seed: int) -> list[Strategy]:
+        """The bots, built and prepared (their data loaded, their code compiled): in a thread,
+        away from the event loop that serves the page."""
+        built = [self.registry.create(name, game, seed + index) for index, name in enumerate(strategies)]
+        for strategy in built:
+            strategy.prepare()
+        preload_ranker(game.ranker)
+        return built
+
+    async def _seat_bots(
+        self, match: _Match, strategies: list[str], seed: int, urls: list[str], limits: TimeLimits, pace: float
+    ) -> None:
+        """Build the bots off the event loop, then connect each to its seat."""
+        assert self.loop is not None and match.task is not None
+        try:
+            built = await self.loop.run_in_executor(None, self._build, strategies, match.game, seed)
+        except (OSError, ValueError) as error:  # a strategy's file or data, found bad when it is built
+            match.error = f"cannot seat {', '.join(strategies)}: {error}"
+            match.task.cancel()
+            return
+        if match.mode == "watch":
+            built = [self._reporter(match, strategy, pace) for strategy in built]
+        for url, bot in zip(urls, built, strict=True):
+            # In a thread, not a process of its own: the bot reports its actions to this page.
+            self._keep(play_match(url, match.game, bot, limits=limits, isolation="thread"))
+
     def _reporter(self, match: _Match, strategy: Strategy, pace: float) -> Strategy:
         loop = self.loop
         assert loop is not None
@@ -238,7 +282,7 @@ class WebServer:
             event = {
                 "type": "action",
                 "line": format_response(view, action),
-                "view": describe(after, view.hand_number, view.position).to_json(),
+                "view": describe(after, view.hand_number, view.position, match.names, you=False).to_json(),
                 "position": view.position,
             }
             loop.call_soon_threadsafe(self._publish, match, event)
@@ -254,11 +298,11 @@ class WebServer:
         for line in lines:
             if line.startswith("STATE:"):
                 hand = parse_state_line(line, match.game)
-                view = describe(hand.state, hand.hand_number, None).to_json()
+                view = describe(hand.state, hand.hand_number, None, match.names).to_json()
                 self._publish(match, {"type": "hand", "view": view, "names": list(hand.names), "line": line})
 
     def _match_over(self, match: _Match, task: asyncio.Task[MatchResult]) -> None:
-        error = None if task.cancelled() or task.exception() is None else repr(task.exception())
+        error = match.error or (None if task.cancelled() or task.exception() is None else repr(task.exception()))
         result = task.result() if error is None and not task.cancelled() else None
         self._publish(
             match,
@@ -321,13 +365,13 @@ def _log_name(strategy: str, taken: str) -> str:
 
 
 def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
-    headers = Headers({"Content-Type": f"{kind}; charset=utf-8", "Content-Length": str(len(body))})
+    headers = Headers({"Content-Type": kind, "Content-Length": str(len(body))})
     headers["Cache-Control"] = "no-store"
     return Response(status.value, status.phrase, headers, body)
 
 
 def _json(data: dict[str, Any], status: HTTPStatus = HTTPStatus.OK) -> Response:
-    return _response(status, json.dumps(data, default=str).encode(), "application/json")
+    return _response(status, json.dumps(data, default=str).encode(), "application/json; charset=utf-8")
 
 
 async def run_web(host: str, port: int, out: Path, on_ready: Callable[[str], None]) -> None:
@@ -335,7 +379,9 @@ async def run_web(host: str, port: int, out: Path, on_ready: Callable[[str], Non
     server = WebServer(host, out)
     server.loop = asyncio.get_running_loop()
     out.mkdir(parents=True, exist_ok=True)
-    async with serve(server.feed, host, port, process_request=server.handle_http) as ws_server:
+    # The API is answered inside the opening handshake: give it time on a busy machine (the
+    # library's default, 10 s, closes a request unanswered).
+    async with serve(server.feed, host, port, process_request=server.handle_http, open_timeout=120) as ws_server:
         bound = ws_server.sockets[0].getsockname()[1]
         on_ready(f"http://{host}:{bound}/")
         await asyncio.Future()
