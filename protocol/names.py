@@ -28,7 +28,8 @@ def check_player_names(names: Sequence[str], players: int) -> tuple[str, ...]:
     Raises :class:`~pokerbot.protocol.errors.PlayerNameError` saying what is wrong.
     """
     if len(names) != players:
-        raise PlayerNameError(f"{len(names)} player names given, the game has {players} players")
+        given = f"{len(names)} player {'name' if len(names) == 1 else 'names'} given"
+        raise PlayerNameError(f"{given}, the game has {players} players")
     for name in names:
         problem = name_problem(name)
         if problem is not None:

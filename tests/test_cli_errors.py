@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 import structlog
 
 from pokerbot.bot.cli import main
+from tests.test_readme_commands import readme_examples
 
 CLI = [sys.executable, "-m", "pokerbot.bot.cli"]
 TIMEOUT = 120
@@ -47,6 +49,7 @@ BAD_INPUTS: list[tuple[str, str]] = [
     ),
     ("match --players miximax:abc random --hands 5", "the argument is a time budget in seconds per decision"),
     ("match --game leduc --players adaptive random --bogus", "no such option: --bogus"),
+    ("match --game cut.game --hands 5 --players random random", "no END GAMEDEF line (the definition is cut short?)"),
     # pokerbot tournament --game kuhn --players equilibrium random always-call --hands 100 --jobs 1 --out DIR
     ("tournament --game kuhn --players equilibrium --hands 100 --jobs 1", "needs at least two players"),
     ("tournament --game kuhn --players equilibrium random always-cal --jobs 1", "unknown strategy 'always-cal'"),
@@ -56,9 +59,10 @@ BAD_INPUTS: list[tuple[str, str]] = [
     ("dealer demo kuhnn 50 1 alice bob -p 0,0", "'kuhnn' is neither a built-in game"),
     ("dealer demo kuhn fifty 1 alice bob -p 0,0", "'fifty' is not a whole number (pokerbot dealer HANDS)"),
     ("dealer demo kuhn 50 -1 alice bob -p 0,0", "must be at least 0, got -1 (pokerbot dealer SEED)"),
-    ("dealer demo kuhn 50 1 alice -p 0,0", "1 player names given, the game has 2 players (pokerbot dealer NAME ...)"),
+    ("dealer demo kuhn 50 1 alice -p 0,0", "1 player name given, the game has 2 players (pokerbot dealer NAME ...)"),
     ("dealer demo kuhn 50 1 alice bob -p 99999,0", "port 99999 is out of range 0..65535 (pokerbot dealer -p)"),
-    ("dealer demo kuhn 50 1 alice bob -p 0", "1 ports given, the game has 2 seats (pokerbot dealer -p)"),
+    ("dealer demo kuhn 50 1 alice bob -p 0", "1 port given, the game has 2 seats (pokerbot dealer -p)"),
+    ("dealer demo cut.game 50 1 alice bob -p 0,0", "no END GAMEDEF line (the definition is cut short?)"),
     # pokerbot play --port PORT --game kuhn --strategy always-call
     ("play --port 99999 --game kuhn --strategy always-call", "got 99999 (pokerbot play --port)"),
     ("play --port -1 --game kuhn --strategy always-call", "got -1 (pokerbot play --port)"),
@@ -69,6 +73,7 @@ BAD_INPUTS: list[tuple[str, str]] = [
     ("play --port 1 --game kuhnn --strategy always-call", "(pokerbot play --game)"),
     ("play --port 1 --game kuhn --strategy always-cal", "(pokerbot play --strategy)"),
     ("play --game kuhn --strategy always-call", "give the seat's --port"),
+    ("play --port 1 --game cut.game --strategy always-call", "no END GAMEDEF line (the definition is cut short?)"),
     # pokerbot kit kuhn-kit --game kuhn --strategy always-raise; pokerbot kit check kuhn-kit --hands 50
     ("kit kuhn-kit --game kuhnn --strategy always-raise", "'kuhnn' is neither a built-in game"),
     ("kit kuhn-kit --game kuhn --strategy always-rais", "unknown strategy 'always-rais'"),
@@ -77,7 +82,9 @@ BAD_INPUTS: list[tuple[str, str]] = [
     # pokerbot web --port 0
     ("web --port 99999", "got 99999 (pokerbot web --port)"),
     ("web --port -1", "got -1 (pokerbot web --port)"),
+    ("web --port 70000", "got 70000 (pokerbot web --port)"),
     ("web --port abc", "'abc' is not a whole number (pokerbot web --port)"),
+    ("web --port 0 --out /proc/none", "cannot create the folder /proc/none"),
     # pokerbot log check match-output/match.log; log convert ...; log aivat ...
     ("log check no-such.log", "cannot read no-such.log: No such file or directory (pokerbot log check LOGFILE)"),
     (f"log check {LOG} --game nosuch", "(pokerbot log check --game)"),
@@ -223,3 +230,33 @@ def test_version(tmp_path: Path) -> None:
     result = _run(["--version"], tmp_path)
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout == f"pokerbot {version('pokerbot')}\n"
+
+
+def test_every_readme_example_has_a_broken_twin() -> None:
+    """Each example of the README's Commands table is in :data:`BAD_INPUTS` with one argument
+    broken: a command added to the table gets its bad inputs here."""
+
+    def command(words: list[str]) -> list[str]:
+        """The command's words up to its first option or argument (``kit check``, ``log aivat``)."""
+        group = {"kit": {"check"}, "log": {"check", "convert", "aivat"}, "experiment": {"model-learning", "leduc"}}
+        return words[:2] if len(words) > 1 and words[1] in group.get(words[0], set()) else words[:1]
+
+    broken = {tuple(command(shlex.split(bad))) for bad, _ in BAD_INPUTS}
+    for example in readme_examples():
+        words = command(shlex.split(example)[1:])
+        assert tuple(words) in broken, example
+
+
+def test_a_strategy_argument_is_refused_before_anything_is_built(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``miximax:abc`` is refused when the name is read, not after the agent has loaded its
+    models (which took seconds): in this process, once the command's modules are imported."""
+    for command in ("match --players randum random --hands 5", "match --players miximax:abc random --hands 5"):
+        monkeypatch.setattr(sys, "argv", ["pokerbot", *shlex.split(command)])
+        started = time.monotonic()
+        with pytest.raises(SystemExit) as exited:
+            main()
+        elapsed = time.monotonic() - started
+    assert exited.value.code == 2 and "a time budget in seconds per decision" in capsys.readouterr().err
+    assert elapsed < 3.0, f"refused after {elapsed:.1f} s"

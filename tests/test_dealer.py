@@ -410,7 +410,7 @@ async def test_no_log_when_disabled(tmp_path: Path) -> None:
 def test_config_is_checked(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="3 player names given"):
         DealerConfig(match_name="m", game=load_game("kuhn"), hands=1, seed=1, names=["A", "B", "C"])
-    with pytest.raises(ValueError, match="1 ports given"):
+    with pytest.raises(ValueError, match="1 port given"):
         make_config(tmp_path, "kuhn", 1, ports=[0])
     with pytest.raises(ValueError, match="a token needs a transport that carries one"):
         make_config(tmp_path, "kuhn", 1, token="t")
@@ -500,7 +500,7 @@ def test_reference_command_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["m", "kuhn", "3", "1", "A"], "1 player names given"),
+        (["m", "kuhn", "3", "1", "A"], "1 player name given"),
         (["m", "nosuchgame", "3", "1", "A", "B"], "nosuchgame"),
         (["m", "kuhn", "three", "1", "A", "B"], "'three' is not a whole number (pokerbot dealer HANDS)"),
         (["m", "kuhn", "3", "1", "A", "B", "-p", "1,x"], "port numbers"),

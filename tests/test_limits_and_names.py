@@ -112,7 +112,7 @@ def test_the_dealer_times_out_what_the_client_would_not_risk() -> None:
 @pytest.mark.parametrize(
     ("names", "message"),
     [
-        (["A"], "1 player names given, the game has 2 players"),
+        (["A"], "1 player name given, the game has 2 players"),
         (["A", "A"], "player names must be distinct, got A, A"),
         (["A", ""], "must not be empty"),
         (["A", "B|C"], "holds '|'"),

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -25,6 +28,7 @@ from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.matchlog import check_log, parse_state_line
 from pokerbot.protocol.names import unique_player_names
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies import solvers
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.registry import default_registry
 
@@ -238,6 +242,27 @@ def test_cli_duplicate_in_a_small_game_reports_chips_per_hand(tmp_path: Path) ->
     )
     assert result.exit_code == 0, result.output
     assert "chips/hand" in result.output and "duplicate" in result.output
+
+
+def test_cli_table_is_whole_in_a_pipe_and_names_players_as_typed(tmp_path: Path) -> None:
+    """Standard output a pipe, ``COLUMNS=40``: the table keeps every column whole (no ``…``),
+    the player is named as typed (``policy:PATH``), the totals are in antes (Kuhn)."""
+    policy = f"policy:{Path(solvers.__file__).parent / 'data' / 'kuhn.json'}"
+    argv = ["match", "-g", "kuhn", "-n", "4", "--in-process", "-q", "--out", str(tmp_path), "--players", policy]
+    done = subprocess.run(
+        [sys.executable, "-m", "pokerbot.bot.cli", *argv, "always-call"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "40"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout
+    rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.startswith("│")}
+    assert set(rows) == {policy, "always-call"}
+    assert "total (antes)" in done.stdout and "big blind" not in done.stdout
+    assert all(len(row) == len(rows[policy]) and row.rstrip().endswith("│") for row in rows.values())
+    assert "4 hands" in done.stdout
 
 
 @pytest.mark.parametrize(

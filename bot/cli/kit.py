@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pokerbot.bot.cli.errors import fail
+from pokerbot.bot.cli.outputs import plural
 from pokerbot.bot.kit.build import ACPC_FOLDER_NAMES, KitError, build_kit, read_kit
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.limits import TimeLimits
@@ -114,7 +115,8 @@ def check(
         chips = sum(match.kit_chips)
         verdict = "ok" if match.ok else "FAILED"
         typer.echo(
-            f"  seat {match.seat}: {match.hands} hands in {match.seconds:.1f} s, kit won {chips:+.0f} chips: {verdict}"
+            f"  seat {match.seat}: {plural(match.hands, 'hand')} in {match.seconds:.1f} s, "
+            f"kit won {chips:+.0f} chips: {verdict}"
         )
         for problem in match.problems:
             typer.echo(f"    {problem}")

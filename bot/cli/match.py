@@ -101,7 +101,11 @@ def match_command(
             output_dir=out,
             match_name=name,
         )
-    except (GameDefinitionError, UnknownStrategyError, MatchConfigError) as error:
+    except GameDefinitionError as error:
+        raise fail(str(error), "--game") from None
+    except UnknownStrategyError as error:
+        raise fail(str(error), "--players") from None
+    except MatchConfigError as error:
         raise fail(str(error)) from None
     created: list[Path] = []
     try:

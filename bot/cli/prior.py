@@ -15,7 +15,7 @@ from pathlib import Path
 import typer
 
 from pokerbot.bot.cli.errors import fail
-from pokerbot.bot.cli.outputs import OutputFolderError, prepare_output
+from pokerbot.bot.cli.outputs import OutputFolderError, plural, prepare_output
 from pokerbot.models.config import PriorConfig
 from pokerbot.models.prior import Prior, PriorTrainer, save_prior
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
@@ -80,7 +80,8 @@ def prior_summary(prior: Prior, out: Path, seconds: float) -> str:
     """One line about the prior written to ``out`` in ``seconds``: hands, rows, trees, bytes."""
     info = prior.info
     return (
-        f"{out}: {info['hands']} hands, {info['action_rows']} action rows, {info['showdown_rows']} showdown rows; "
+        f"{out}: {plural(info['hands'], 'hand')}, {plural(info['action_rows'], 'action row')}, "
+        f"{plural(info['showdown_rows'], 'showdown row')}; "
         f"action tree {prior.action.n_leaves} leaves (depth {prior.action.depth()}), hand-strength tree "
         f"{prior.strength.n_leaves} leaves (depth {prior.strength.depth()}); "
         f"{out.stat().st_size:,} bytes, {seconds:.1f} s"

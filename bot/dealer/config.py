@@ -73,7 +73,8 @@ class DealerConfig(BaseModel):
         game = info.data.get("game")
         if ports is not None and game is not None:
             if len(ports) != game.num_players:
-                raise ValueError(f"{len(ports)} ports given, the game has {game.num_players} seats")
+                given = f"{len(ports)} {'port' if len(ports) == 1 else 'ports'} given"
+                raise ValueError(f"{given}, the game has {game.num_players} seats")
             for port in ports:
                 if not 0 <= port <= 65535:
                     raise ValueError(f"port {port} is out of range 0..65535")

@@ -184,7 +184,7 @@ def play_one(
     report.problems.extend(f"dealer: {line}" for line in transcript if "WARNING" in line or "ERROR" in line)
     _read_log(kit, folder / f"{report.name}.log", report)
     if report.ok and report.hands != hands:
-        report.problems.append(f"{report.hands} hands logged, {hands} expected")
+        report.problems.append(f"{report.hands} {'hand' if report.hands == 1 else 'hands'} logged, {hands} expected")
     return report
 
 
