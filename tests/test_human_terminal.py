@@ -202,3 +202,16 @@ def test_a_showdown_names_the_hands_and_the_winner() -> None:
         "    you won 2 chips (+2 antes)",
         "    running total: 2 chips (+2 antes) after 1 hand",
     ]
+
+
+def test_the_docs_show_the_terminal_as_it_prints() -> None:
+    """docs/playing.md's two screens are what the terminal prints for that hand."""
+    docs = Path(__file__).parent.parent / "docs" / "playing.md"
+    turn, result = re.findall(r"```text\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
+    game = load_game("holdem-nolimit-2p")
+    flop = parse_match_state("MATCHSTATE:0:0:cr300c/:8s2h|/7hAdTd", game)
+    lines = render_table(describe(flop.state, flop.hand_number, flop.position, ["me", "bot"]), game)
+    assert turn.splitlines() == [*lines, "your action> b 200"]
+    over = parse_match_state("MATCHSTATE:0:0:cr300c/r500c/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc", game)
+    table = describe(over.state, over.hand_number, over.position, ["me", "bot"])
+    assert result.splitlines() == render_result(table, game, -500.0, 1)

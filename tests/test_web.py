@@ -101,9 +101,19 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
+        _viewport(driver, 1280, 800)
         yield driver
     finally:
         driver.quit()
+
+
+def _viewport(driver: WebDriver, width: int, height: int) -> None:
+    """Size the window so that the page itself is ``width`` x ``height`` pixels (a window's
+    size counts its frame too)."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    assert driver.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height]
 
 
 def _state(driver: WebDriver) -> str:
@@ -141,9 +151,10 @@ def _screenshots(tmp_path: Path) -> Path:
 
 
 def _save_screenshot(browser: WebDriver, path: Path) -> None:
-    """The page as a small PNG (128 colours: the README's screenshots stay small)."""
+    """The page as a small PNG (64 colours: the README's screenshots stay small)."""
     image = Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB")
-    image.quantize(colors=128).save(path, optimize=True)
+    assert image.size == (1280, 800), image.size
+    image.quantize(colors=64).save(path, optimize=True)
 
 
 def _bet_with_a_size_button(browser: WebDriver, choices: dict[str, object], turn: int) -> int:
@@ -238,7 +249,7 @@ def test_a_person_plays_ten_hands_against_adaptive_with_the_bet_buttons(
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
 def test_the_table_fits_the_window(web_url: str, browser: WebDriver, size: tuple[int, int]) -> None:
-    browser.set_window_size(*size)
+    _viewport(browser, *size)
     _setup(browser, web_url, "holdem-nolimit-2p", 2)
     Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("always-call")
     browser.find_element(By.ID, "play").click()
