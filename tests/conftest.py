@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
+import functools
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +23,15 @@ REFERENCE_NAMES = sorted(path.name for path in FIXTURES.iterdir())
 """Reference folders, e.g. ``nolimit2p_s12`` (game and dealer seed 12)."""
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each kept in its place among them: the parallel workers
+    (``-n auto``) take the longest tests at the start, and finish together on short ones."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @dataclass(frozen=True)
 class Reference:
-    """One reference run of the ACPC dealer: game, seed and files."""
+    """One reference run of the ACPC dealer: game, seed and files (each read once)."""
 
     name: str
     game: Game
@@ -29,13 +40,19 @@ class Reference:
 
     @property
     def transcript(self) -> list[str]:
-        return (self.folder / "transcript.txt").read_text().splitlines()
+        return list(_lines(self.folder / "transcript.txt"))
 
     @property
     def log_lines(self) -> list[str]:
-        return (self.folder / "log.txt").read_text().splitlines()
+        return list(_lines(self.folder / "log.txt"))
 
 
+@functools.cache
+def _lines(path: Path) -> tuple[str, ...]:
+    return tuple(path.read_text().splitlines())
+
+
+@functools.cache
 def load_reference(name: str) -> Reference:
     folder = FIXTURES / name
     game = parse_game((folder / "game.txt").read_text(), source=name)
@@ -45,6 +62,25 @@ def load_reference(name: str) -> Reference:
 @pytest.fixture(params=REFERENCE_NAMES)
 def reference(request: pytest.FixtureRequest) -> Reference:
     return load_reference(request.param)
+
+
+@pytest.fixture(scope="session")
+def compiled_holdem_agents(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The default hold'em agents' numba code compiled into its cache (``pokerbot play
+    --prepare-only``, heads-up and three-player no-limit), once per run, before a test starts
+    agents in processes of their own: each then loads it in a second instead of compiling it
+    for a minute beside the others. Parallel workers take turns: the first compiles."""
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # the workers' folders are in the run's
+    with open(run / "compiled-holdem-agents.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = run / "compiled-holdem-agents"
+        if not done.exists():
+            for game in ("holdem-nolimit-2p", "holdem-nolimit-3p"):
+                command = [sys.executable, "-m", "pokerbot.bot.cli", "play", "--game", game, "--prepare-only"]
+                subprocess.run(command, check=True, capture_output=True, timeout=900)
+            done.touch()
 
 
 @pytest.fixture(params=sorted(BUILTIN_GAMES))

@@ -33,6 +33,9 @@ app.command("solve")(solve)
 app.command("exploitability")(exploitability)
 app.command("train-rnr")(train_rnr)
 runner = CliRunner()
+LEDUC_POLICY = pytest.mark.xdist_group("abstract-best-response")
+"""The tests of ``leduc_policy`` share a worker (it is solved once), the one of the abstract best
+response (test_abstract_solvers.py), which the command line's exploitability runs."""
 
 
 def test_terminal_values_are_the_dealers():
@@ -67,6 +70,7 @@ def leduc_policy() -> AbstractPolicy:
     return solver.policy()
 
 
+@LEDUC_POLICY
 def test_the_player_plays_its_policy(leduc_policy):
     game = leduc_policy.game
     player = AbstractPolicyPlayer(game, 1, leduc_policy)
@@ -104,6 +108,8 @@ def test_the_round_trees_learn_a_player_and_become_a_table():
     assert np.allclose(table.sum(axis=1), 1.0)
 
 
+@LEDUC_POLICY
+@pytest.mark.slow
 def test_solve_train_rnr_and_exploitability_from_the_command_line(tmp_path, leduc_policy):
     game = load_game("leduc")
     log = tmp_path / "match.log"

@@ -16,6 +16,9 @@ from pokerbot.strategies.abstract.solver import AbstractSolver, AbstractSolverEr
 from pokerbot.strategies.solvers import evaluate, kuhn
 
 LEDUC_VALUE = -0.0856064
+BEST_RESPONSE = pytest.mark.xdist_group("abstract-best-response")
+"""The abstract best response's numba code (self-recursive) cannot be cached: the tests that
+run it share a worker (here and in test_abstract_play.py), which compiles it once."""
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +47,7 @@ def test_external_sampling_approaches_the_leduc_value(leduc_game):
     assert report.exploitability < 0.06
 
 
+@BEST_RESPONSE
 @pytest.mark.parametrize("name", ["kuhn", "leduc"])
 def test_abstract_best_response_is_the_exact_one_in_small_games(name, kuhn_game, leduc_game):
     game = kuhn_game if name == "kuhn" else leduc_game
@@ -57,6 +61,8 @@ def test_abstract_best_response_is_the_exact_one_in_small_games(name, kuhn_game,
     assert ours.exploitability_upper == pytest.approx(exact.exploitability, abs=1e-9)
 
 
+@BEST_RESPONSE
+@pytest.mark.slow
 def test_a_responder_that_forgets_its_earlier_buckets_wins_no_more():
     """Sampled hold'em (3 buckets, 2 boards): the response remembering only its current
     bucket is one the perfect-recall responder could play, so on the fitting sample it wins

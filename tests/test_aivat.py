@@ -3,9 +3,10 @@ on hand-built hands, the equity arithmetic, and ``pokerbot log aivat``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.matchlog import parse_state_line
 from pokerbot.protocol.wire import MatchState, replay_betting
 from pokerbot.strategies.aivat.aivat import Aivat, AivatError
-from pokerbot.strategies.aivat.exact import aivat_moments, finished_hands
+from pokerbot.strategies.aivat.exact import AivatMoments, aivat_moments, finished_hands
 from pokerbot.strategies.aivat.recording import RecordingStrategy
 from pokerbot.strategies.aivat.series import aivat_hands
 from pokerbot.strategies.aivat.values import VALUE_PREFLOP_BOARDS, EquityValue, StakeValue, default_stake
@@ -58,6 +59,32 @@ def leduc() -> Game:
 
 def equilibrium(game: Game) -> PolicyStrategy:
     return PolicyStrategy(game, 1, equilibrium_policy(game))
+
+
+LEDUC_EQUILIBRIA = pytest.mark.xdist_group("aivat-leduc-equilibria")
+"""The tests over the hands of the Leduc equilibrium against itself: on one worker, so that the
+hands and their moments are computed once."""
+
+
+@pytest.fixture(scope="module")
+def leduc_equilibria(leduc: Game) -> tuple[list[Strategy], list[tuple[float, HandState]]]:
+    """The Leduc equilibrium in both positions and every finished hand with its probability."""
+    players: list[Strategy] = [equilibrium(leduc), equilibrium(leduc)]
+    return players, finished_hands(leduc, players)
+
+
+@pytest.fixture(scope="module")
+def leduc_equilibria_moments(leduc: Game, leduc_equilibria) -> Callable[..., AivatMoments]:
+    """``moments(imaginary, imagined=None)``: :func:`aivat_moments` over ``leduc_equilibria``'s
+    hands, both players known, each answer computed once."""
+    players, hands = leduc_equilibria
+    oracles = {position: players[position].action_probabilities for position in (0, 1)}
+
+    @functools.cache
+    def moments(imaginary: bool, imagined: tuple[int, ...] | None = None) -> AivatMoments:
+        return aivat_moments(Aivat(leduc, imaginary=imaginary), hands, oracles, imagined)
+
+    return moments
 
 
 # ------------------------------------------------------------------ unbiasedness, exactly
@@ -96,17 +123,16 @@ def test_leduc_expectation_is_exactly_the_value_with_imaginary_observations(ledu
     assert sd_a < 0.5 * sd_u
 
 
+@LEDUC_EQUILIBRIA
+@pytest.mark.slow
 @pytest.mark.parametrize("imagined", [(0,), (1,)])
-def test_imagining_one_of_two_known_players_is_exactly_unbiased(leduc: Game, imagined: tuple[int, ...]) -> None:
+def test_imagining_one_of_two_known_players_is_exactly_unbiased(leduc_equilibria_moments, imagined) -> None:
     """Both players known, the holdings of one imagined (the other, say a search, keeps its
     action corrections at its actual cards): the exact expectation is still the value, and the
     variance lies between imagining none and imagining both."""
-    players: list[Strategy] = [equilibrium(leduc), equilibrium(leduc)]
-    hands = finished_hands(leduc, players)
-    oracles = {position: players[position].action_probabilities for position in (0, 1)}
-    one = aivat_moments(Aivat(leduc, imaginary=True), hands, oracles, imagined)
-    none = aivat_moments(Aivat(leduc), hands, oracles)
-    both = aivat_moments(Aivat(leduc, imaginary=True), hands, oracles)
+    one = leduc_equilibria_moments(True, imagined)
+    none = leduc_equilibria_moments(False)
+    both = leduc_equilibria_moments(True)
     assert one.outcome_mean == pytest.approx(LEDUC_VALUE, abs=1e-6)
     assert one.estimate_mean == pytest.approx(one.outcome_mean, abs=1e-12)
     assert both.estimate_sd < one.estimate_sd < none.estimate_sd
@@ -136,13 +162,12 @@ def test_sampled_imaginary_observations_are_unbiased_over_the_sample(kuhn: Game,
     assert sum(sds) / len(sds) < plain
 
 
-def test_leduc_equilibrium_value_with_both_known(leduc: Game) -> None:
-    players = [equilibrium(leduc), equilibrium(leduc)]
-    hands = finished_hands(leduc, players)
-    mean_u, mean_a, sd_u, sd_a = moments(Aivat(leduc), hands, players, (0, 1))
-    assert mean_u == pytest.approx(LEDUC_VALUE, abs=1e-6)
-    assert mean_a == pytest.approx(mean_u, abs=1e-12)
-    assert sd_a < 0.5 * sd_u
+@LEDUC_EQUILIBRIA
+def test_leduc_equilibrium_value_with_both_known(leduc_equilibria_moments) -> None:
+    exact = leduc_equilibria_moments(False)
+    assert exact.outcome_mean == pytest.approx(LEDUC_VALUE, abs=1e-6)
+    assert exact.estimate_mean == pytest.approx(exact.outcome_mean, abs=1e-12)
+    assert exact.estimate_sd < 0.5 * exact.outcome_sd
 
 
 class _Enumerated:
@@ -157,11 +182,12 @@ class _Enumerated:
         return self.inner.value(state)
 
 
-def test_chance_consistency_shortcut_equals_enumeration(leduc: Game) -> None:
-    players = [equilibrium(leduc), equilibrium(leduc)]
+@LEDUC_EQUILIBRIA
+def test_chance_consistency_shortcut_equals_enumeration(leduc: Game, leduc_equilibria) -> None:
+    players, hands = leduc_equilibria
     oracles = {0: players[0].action_probabilities}
     shortcut, enumerated = Aivat(leduc), Aivat(leduc, _Enumerated(leduc))
-    for _p, state in finished_hands(leduc, players)[::37]:
+    for _p, state in hands[::37]:
         first, second = shortcut.hand(state, 0, oracles), enumerated.hand(state, 0, oracles)
         assert first.chance == pytest.approx(second.chance, abs=1e-12)
         assert first.value == pytest.approx(second.value, abs=1e-12)
@@ -453,6 +479,7 @@ def test_log_aivat_errors(leduc_logs: Path, tmp_path: Path) -> None:
     assert "line 1" in result.output
 
 
+@pytest.mark.slow
 def test_log_aivat_imaginary_sample_in_holdem(tmp_path: Path) -> None:
     """In hold'em ``--imaginary`` needs ``--sample`` (one line says so); with it the known
     player's other holdings are averaged, a sample drawn from the match seed: the same figures
@@ -460,9 +487,9 @@ def test_log_aivat_imaginary_sample_in_holdem(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     played = runner.invoke(
         app,
-        ["match", "--game", "holdem-limit-2p", "--players", "tight-aggressive", "calling-station", "--hands", "8"]
+        ["match", "--game", "holdem-limit-2p", "--players", "tight-aggressive", "calling-station", "--hands", "4"]
         + ["--in-process", "--seed", "2", "--out", str(folder), "-q"],
-    )
+    )  # three of the four hands reach the river
     assert played.exit_code == 0, played.output
     base = ["log", "aivat", str(folder / "match.log"), "--strategy", "1=tight-aggressive", "-q"]
     refused = runner.invoke(app, [*base, "--imaginary"])

@@ -182,6 +182,7 @@ def test_share_spends_at_most_the_budget():
     assert ledger.share(0, ledger.reference[0] + 0.1) == 1.0  # a response that risks nothing
 
 
+@pytest.mark.slow
 def test_gifts_then_punishment_costs_at_most_the_budget():
     """The opponent calls everything (gifts) for 60 hands, then best-responds to the profile
     the agent plays in each hand (the strongest adaptive opponent). From then on every hand's

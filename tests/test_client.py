@@ -445,21 +445,31 @@ def _two_ends_and_a_request(record: Path, ordered: bool, cutoff: float = 5.0) ->
     hand, betting) in order."""
     import multiprocessing
 
-    from pokerbot.bot.client.runner import _serve
-
     context = multiprocessing.get_context("fork")
     client, child = context.Pipe(duplex=True)
     client.send_bytes(b"O" + HAND_0[2].encode())
     client.send_bytes(b"O" + HAND_1[2].encode())
     now = time.monotonic()
     client.send_bytes(f"D{now + 5!r} {now + cutoff!r} {HAND_0[0]}".encode())
-    server = context.Process(target=_serve, args=(child, Recording(KUHN, record), KUHN, ordered), daemon=True)
+    server = context.Process(
+        target=_serve_without, args=(client, child, Recording(KUHN, record), KUHN, ordered), daemon=True
+    )
     server.start()  # only now: all three are waiting in its pipe
     child.close()
     replies = [client.recv_bytes() for _ in range(3)]
     client.close()
     server.join(10)
+    assert server.exitcode == 0  # the pipe closed, the child returned
     return replies, [line.split("|")[:3] for line in record.read_text().splitlines()]
+
+
+def _serve_without(parent_end: Any, child_end: Any, *arguments: Any) -> None:
+    """``_serve`` in a forked child that first closes its copy of the parent's end of the pipe,
+    so that the parent closing its end ends the child's loop at once."""
+    from pokerbot.bot.client.runner import _serve
+
+    parent_end.close()
+    _serve(child_end, *arguments)
 
 
 def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:

@@ -151,6 +151,8 @@ def test_compose_services(name, players):
             assert flag_value(services[bot]["command"], limit) == flag_value(dealer["command"], limit)
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("compiled_holdem_agents")
 @pytest.mark.parametrize(("name", "players"), [("compose.yaml", 2), ("compose.3p.yaml", 3)])
 def test_compose_command_lines_play_a_real_short_match(name, players, tmp_path):
     services = load(name)["services"]

@@ -309,7 +309,7 @@ def test_cli_loopback_by_default_with_progress_bar(tmp_path: Path) -> None:
 
 
 class Sluggish(Strategy):
-    """Takes 0.3 s over every decision: three times the response limit below."""
+    """Takes 1.2 s over every decision: three times the response limit below."""
 
     name = "sluggish"
 
@@ -319,13 +319,14 @@ class Sluggish(Strategy):
 
     def decide(self, view: MatchState, deadline: float) -> Action:
         self.decisions += 1
-        time.sleep(0.3)
+        time.sleep(1.2)
         return Action(ActionKind.FOLD)
 
 
 def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
-    """A 100 ms response limit and a strategy that needs 300 ms: its client, told the limits,
-    sends its fallback before the dealer's deadline, and the match runs to its end."""
+    """A 400 ms response limit and a strategy that needs 1.2 s: its client, told the limits,
+    sends its fallback before the dealer's deadline (half the limit: 200 ms to spare on a busy
+    machine), and the match runs to its end."""
     game = load_game("kuhn")
     slow = Sluggish(game)
     outcome = run_loopback_match(
@@ -335,13 +336,13 @@ def test_loopback_clients_play_under_the_dealers_limits(tmp_path: Path) -> None:
         [slow, REGISTRY.create("random", game, 1)],
         ["sluggish", "random"],
         output_dir=tmp_path,
-        limits=TimeLimits(response_ms=100),
+        limits=TimeLimits(response_ms=400),
     )
     assert outcome.error is None and outcome.hands_played == 12
     assert outcome.illegal_actions["sluggish"] >= 1  # fallbacks sent (the strategy runs in a process of its own)
     assert outcome.illegal_actions["random"] == 0
     log = (tmp_path / "match.log").read_text().splitlines()
-    assert "#--t_response 100" in log and check_log(log, game).ok
+    assert "#--t_response 400" in log and check_log(log, game).ok
 
 
 @pytest.mark.parametrize("game_name", sorted(BUILTIN_GAMES))

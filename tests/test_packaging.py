@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -62,8 +63,17 @@ def test_users_own_models_and_protocol_modules_do_not_clash(tmp_path):
 
 @pytest.mark.slow
 def test_the_wheel_has_one_top_level_package(tmp_path):
+    # built from a copy of what the build reads: the build writes its own files (build/,
+    # *.egg-info) beside the sources, and the checkout is shared with the other tests
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", config["project"]["readme"], *config["project"]["license-files"]):
+        shutil.copy2(ROOT / name, source / name)
+    for folder in config["tool"]["setuptools"]["package-dir"].values():
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
         check=True,
         capture_output=True,
     )

@@ -26,6 +26,7 @@ def sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(
     st.integers(min_value=5, max_value=7).flatmap(

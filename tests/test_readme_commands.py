@@ -83,6 +83,7 @@ def _run_web(example: str, folder: Path) -> None:
         server.wait()
 
 
+@pytest.mark.slow
 def test_every_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     examples = readme_examples()
     assert len(examples) >= 12

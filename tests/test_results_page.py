@@ -34,7 +34,8 @@ def _page_module() -> ModuleType:
 PAGE = _page_module()
 TABLES = PAGE.load_tables()
 QUICK = [
-    pytest.param(row, id=f"{table.path.stem}:{row['what'][:40]}")
+    # the rows of one command on one worker, which runs it once (_RAN)
+    pytest.param(row, id=f"{table.path.stem}:{row['what'][:40]}", marks=pytest.mark.xdist_group(row["command"]))
     for table in TABLES
     for row in table.rows
     if "check" in row

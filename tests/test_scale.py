@@ -252,6 +252,7 @@ def test_tournament_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray instance at a time (test_lbr.py has the other)
 def test_ray_executor_plays_the_same_tournament(tmp_path: Path) -> None:
     """On a local Ray (two workers) the tournament's logs are the ones played in this process."""
     game = load_game("leduc")
@@ -305,6 +306,7 @@ def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("compiled_holdem_agents")
 def test_default_match_is_reproducible_in_process_and_over_tcp(tmp_path: Path) -> None:
     """The default strategies (adaptive with a node budget against random): a run in process
     and a run over TCP (loopback, the strategy in a process of its own that observes every

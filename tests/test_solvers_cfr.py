@@ -115,6 +115,7 @@ def test_three_player_kuhn_solvers_converge():
         assert report.values[1] == pytest.approx(-1 / 48, abs=0.01)
 
 
+@pytest.mark.slow
 def test_seed_001_outcome_sampling_converges_on_kuhn():
     solver = make_solver(
         "os-mccfr", build_tree(load_game("kuhn")), seed=2, rule="cfr", alternating=False, samples=1, stratified=False

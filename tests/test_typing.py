@@ -9,6 +9,7 @@ runs (with mypy's caches) in the temporary directory, one per checkout.
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -31,8 +32,11 @@ def tree() -> Path:
         link = package / layer
         if link.is_symlink() and link.resolve() == ROOT / layer:
             continue
-        link.unlink(missing_ok=True)
-        link.symlink_to(ROOT / layer, target_is_directory=True)
+        # made aside, then renamed over: two test processes may build the tree at once
+        fresh = package / f".{layer}-{os.getpid()}"
+        fresh.unlink(missing_ok=True)
+        fresh.symlink_to(ROOT / layer, target_is_directory=True)
+        os.replace(fresh, link)
     return base
 
 

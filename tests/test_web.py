@@ -171,6 +171,7 @@ def _bet_with_a_size_button(browser: WebDriver, choices: dict[str, object], turn
     return int(choices["base"]) + amount  # type: ignore[call-overload]
 
 
+@pytest.mark.slow
 def test_a_person_plays_ten_hands_against_adaptive_with_the_bet_buttons(
     web_url: str, browser: WebDriver, tmp_path: Path
 ) -> None:

@@ -1,5 +1,6 @@
 """The wire format against the reference dealer's transcripts, a bad-input corpus and fuzzing."""
 
+import functools
 import random
 
 import pytest
@@ -156,11 +157,18 @@ def test_fuzz_arbitrary_text_only_ever_raises_protocol_error(text):
             pass
 
 
+@functools.cache
+def _sent_lines(name: str, first: int, prefix: str) -> tuple[str, ...]:
+    """The match states among the first ``first`` lines of a reference transcript sent ``prefix``."""
+    transcript = load_reference(name).transcript[:first]
+    return tuple(line.split(" ", 4)[4] for line in transcript if line.startswith(prefix))
+
+
 @settings(max_examples=1500, deadline=None)
 @given(st.data())
 def test_fuzz_mutated_real_lines_only_ever_raise_protocol_error(data):
     reference = load_reference("nolimit3p_s14")
-    lines = [line.split(" ", 4)[4] for line in reference.transcript[:400] if line.startswith("TO ")]
+    lines = _sent_lines("nolimit3p_s14", 400, "TO ")
     line = data.draw(st.sampled_from(lines))
     position = data.draw(st.integers(0, len(line)))
     insert = data.draw(st.text(alphabet="0123456789rcf/|:AKQsdhc ", max_size=4))
@@ -231,7 +239,7 @@ def test_the_incremental_reader_equals_a_full_parse_on_every_reference_line(refe
 def test_fuzz_the_incremental_reader_after_a_good_line(data):
     """After a real line, a mutated next line reads exactly as a full parse does (or both fail)."""
     reference = load_reference("nolimit2p_s12")
-    lines = [line.split(" ", 4)[4] for line in reference.transcript[:600] if line.startswith("TO 1 ")]
+    lines = _sent_lines("nolimit2p_s12", 600, "TO 1 ")
     index = data.draw(st.integers(0, len(lines) - 2))
     following = lines[index + 1]
     position = data.draw(st.integers(0, len(following)))
