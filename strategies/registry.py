@@ -129,6 +129,12 @@ def _resolve(game: Game, seed: int | None, budget: str | None = None) -> Strateg
     return resolve_factory(game, seed, budget)
 
 
+def _resolve_exploit(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
+    from pokerbot.strategies.resolve import exploit_factory  # imports numba and river: only when asked
+
+    return exploit_factory(game, seed, budget)
+
+
 def _resolve_games(game: Game) -> bool:
     from pokerbot.strategies.resolve import plays
 
@@ -295,6 +301,18 @@ def default_registry() -> StrategyRegistry:
             "(continual re-solving, safe); resolve:SECONDS sets the time per decision (default 1), "
             "resolve:Niterations an iteration budget instead (reproducible). Heads-up hold'em, and Leduc "
             "re-solved from the first round.",
+            supports=_resolve_games,
+            argument="SECONDS",
+            argument_optional=True,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="resolve-exploit",
+            factory=_resolve_exploit,
+            summary="resolve with the opponent model inside every solve: a restricted Nash response to what the "
+            "model predicts for each holding, weighted by the winnings shown so far (the safety ledger); "
+            "budgets as resolve. Heads-up hold'em and Leduc.",
             supports=_resolve_games,
             argument="SECONDS",
             argument_optional=True,

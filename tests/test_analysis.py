@@ -354,3 +354,31 @@ def test_a_holdem_runout_matrix_agrees_with_the_ranker():
         ]
         assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
     assert np.abs(matrix + matrix.T).max() == 0.0
+
+
+def test_a_holdings_strength_is_its_equity_against_a_random_holding():
+    game = parse_game(SMALL_NOLIMIT_GAME)
+    space = HoldingSpace(game)
+    deck = sorted(game.deck)
+    board = (deck[0], deck[3], deck[6])
+    strength = space.strength(board)
+    ranker = game.ranker
+    for h in (1, 17, 30):
+        a = tuple(space.cards[h])
+        if set(a) & set(board):
+            assert strength[h] == 0.0
+            continue
+        shares = []
+        for o in range(space.size):
+            b = tuple(space.cards[o])
+            if set(b) & (set(a) | set(board)):
+                continue
+            for c in (c for c in deck if c not in set(board) | set(a) | set(b)):
+                sign = np.sign(ranker((*a, *board, c)) - ranker((*b, *board, c)))
+                shares.append((sign + 1) / 2)
+        assert strength[h] == pytest.approx(np.mean(shares), abs=1e-6)
+    holdem = holding_space(load_game("holdem-nolimit-2p"))
+    river = cards_from_string("AsKd7h2c9s")
+    wins, ties = equity_vs_random_all(river)
+    assert holdem.strength(river) == pytest.approx(wins + 0.5 * ties, abs=1e-6)
+    assert holdem.strength(()) == pytest.approx(preflop_equity())

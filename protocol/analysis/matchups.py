@@ -6,7 +6,8 @@ one-card holdings) and answers, for a board:
 
 * which holdings it blocks (:meth:`HoldingSpace.valid`);
 * the strength of every holding on a complete board (:meth:`HoldingSpace.ranks`, higher is
-  better, equal ties, -1 for holdings that use a board card);
+  better, equal ties, -1 for holdings that use a board card), and on any board its equity
+  against one uniformly random holding (:meth:`HoldingSpace.strength`);
 * the **run-out matrix** of an incomplete board (:meth:`HoldingSpace.runout_matrix`):
   ``M[h, o]`` is the expected sign of ``h``'s showdown against ``o`` (+1 win, 0 tie, -1 loss),
   the missing board cards dealt uniformly from the cards neither holding nor the board uses;
@@ -111,6 +112,26 @@ class HoldingSpace:
         """:meth:`runout_matrix` restricted to the holdings ``board`` leaves (rows and columns
         in the order of ``np.flatnonzero(self.valid(board))``), float32, cached."""
         return _live_runout_matrix(self, tuple(sorted(board)))
+
+    def strength(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+        """Every holding's equity (ties half) against one uniformly random holding on ``board``,
+        the rest of the board dealt at random (float64 in [0, 1]; 0 where blocked): exact, from
+        the run-out matrix (the same cache), except hold'em's empty board (the shipped
+        pre-flop table)."""
+        board = tuple(sorted(board))
+        if self._holdem and not board:
+            from pokerbot.protocol.analysis.preflop import preflop_equity
+
+            return np.array(preflop_equity(), dtype=np.float64)
+        valid = self.valid(board)
+        live = np.flatnonzero(valid)
+        matrix = self.live_runout_matrix(board)
+        cards = self.cards[live]
+        holding = np.bincount(cards.ravel(), minlength=NUM_CARDS)  # live holdings with each card
+        opponents = live.size - (holding[cards].sum(axis=1) - (self.hole - 1))
+        out = np.zeros(self.size)
+        out[live] = 0.5 + 0.5 * matrix.sum(axis=1, dtype=np.float64) / np.maximum(opponents, 1)
+        return out
 
     def completions(self, board: tuple[Card, ...] | list[Card]) -> list[tuple[Card, ...]]:
         """Every set of cards that completes ``board`` (none if it is complete)."""

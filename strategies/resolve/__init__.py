@@ -4,15 +4,22 @@
 * :mod:`.cfr`: vector-form Discounted CFR over a subgame, with the re-solving gadget;
 * :mod:`.continual`: continual re-solving along a hand (our range, the opponent's values);
 * :mod:`.player`: the ``resolve`` strategy (a blueprint's trunk, then re-solving);
-* :mod:`.exact`: the player's whole strategy as a table in small games (exact exploitability).
+* :mod:`.exact`: the player's whole strategy as a table in small games (exact exploitability);
+* :mod:`.opponent`: the opponent model inside a subgame (its strategy for every holding);
+* :mod:`.exploiter`: the ``resolve-exploit`` strategy (a restricted Nash response to the model
+  at every decision, its weight set by the safety rule).
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.base import Strategy
+
+if TYPE_CHECKING:
+    from pokerbot.strategies.resolve.player import ResolveSettings
 
 DEFAULT_SECONDS = 1.0
 """The clock budget of a re-solve when ``resolve`` is named without one."""
@@ -31,41 +38,68 @@ def plays(game: Game) -> bool:
     return not game.is_nolimit and game.num_hole_cards == 1 and len(game.deck) <= 13
 
 
-def resolve_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
-    """``resolve`` (a clock budget of :data:`DEFAULT_SECONDS` per decision), ``resolve:SECONDS``
-    or ``resolve:Niterations`` (an iteration budget: reproducible play)."""
-    from pokerbot.strategies.resolve.player import ResolveSettings, ResolvingPlayer
+def _settings(argument: str | None) -> ResolveSettings:
+    from pokerbot.strategies.resolve.player import ResolveSettings
 
-    settings = ResolveSettings(iterations=100_000, seconds=DEFAULT_SECONDS)
-    if argument:
-        match = _ITERATIONS.match(argument)
-        if match:
-            count = int(match.group(1))
-            if count < 1:
-                raise ValueError("the iteration budget must be at least 1")
-            settings = ResolveSettings(iterations=count, seconds=None)
-        else:
-            try:
-                seconds = float(argument)
-            except ValueError:
-                raise ValueError(f"expected SECONDS or Niterations, got {argument!r}") from None
-            if not seconds > 0:
-                raise ValueError("the time budget must be positive")
-            settings = ResolveSettings(iterations=100_000, seconds=seconds)
+    if not argument:
+        return ResolveSettings(iterations=100_000, seconds=DEFAULT_SECONDS)
+    match = _ITERATIONS.match(argument)
+    if match:
+        count = int(match.group(1))
+        if count < 1:
+            raise ValueError("the iteration budget must be at least 1")
+        return ResolveSettings(iterations=count, seconds=None)
+    try:
+        seconds = float(argument)
+    except ValueError:
+        raise ValueError(f"expected SECONDS or Niterations, got {argument!r}") from None
+    if not seconds > 0:
+        raise ValueError("the time budget must be positive")
+    return ResolveSettings(iterations=100_000, seconds=seconds)
+
+
+def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[str, object]:
+    """The :class:`~.player.ResolvingPlayer` keyword arguments for ``game``: the blueprint's
+    trunk where one is shipped, else re-solved from the first round."""
     from pokerbot.strategies.abstract.shipped import blueprint_name
 
+    settings = _settings(argument)
     if blueprint_name(game) is not None:
         from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
         from pokerbot.strategies.resolve.player import PlayerRange
 
         blueprint = blueprint_factory(game, seed)
         assert isinstance(blueprint, AbstractPolicyPlayer)
-        return ResolvingPlayer(
-            game, seed, trunk=blueprint, range_of=PlayerRange(blueprint), first_round=1, settings=settings
-        )
+        return {"trunk": blueprint, "range_of": PlayerRange(blueprint), "first_round": 1, "settings": settings}
     if not plays(game):
         raise ValueError("resolve plays heads-up hold'em and small two-player limit games")
-    return ResolvingPlayer(game, seed, trunk=None, range_of=None, first_round=0, settings=settings)
+    return {"trunk": None, "range_of": None, "first_round": 0, "settings": settings}
 
 
-__all__ = ["DEFAULT_SECONDS", "plays", "resolve_factory"]
+def resolve_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
+    """``resolve`` (a clock budget of :data:`DEFAULT_SECONDS` per decision), ``resolve:SECONDS``
+    or ``resolve:Niterations`` (an iteration budget: reproducible play)."""
+    from pokerbot.strategies.resolve.player import ResolvingPlayer
+
+    return ResolvingPlayer(game, seed, **_player_options(game, seed, argument))  # type: ignore[arg-type]
+
+
+def exploit_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
+    """``resolve-exploit`` (budgets as :func:`resolve_factory`): the re-solver with the opponent
+    model inside (:mod:`.exploiter`), the model learning from every hand, its weight set by the
+    safety ledger of the game (:func:`~pokerbot.strategies.safe.agent.default_settings`)."""
+    from pokerbot.models.prior import models_for_game
+    from pokerbot.protocol.analysis.matchups import holding_space
+    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
+    from pokerbot.strategies.resolve.opponent import ActionModelFrequencies, HoldingModel
+    from pokerbot.strategies.safe.agent import default_settings
+
+    options = _player_options(game, seed, argument)
+    action_model = models_for_game(game)[0]
+    model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
+    return ResolvingExploiter(
+        game, seed, player_options=options, model=model, learner=action_model, settings=default_settings(game)
+    )
+
+
+__all__ = ["DEFAULT_SECONDS", "exploit_factory", "plays", "resolve_factory"]

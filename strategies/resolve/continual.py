@@ -39,13 +39,18 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.resolve.cfr import SubgameSolver
-from pokerbot.strategies.resolve.tree import DECISION, BetSizing, build_subgame
+from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
+from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree, build_subgame
 
 STARTS = ("range", "runout")
 """Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the
 trunk plays (Bayes' rule); ``runout``, its counterfactual values if the cards were run out
 with no more betting, as the gadget's bounds (its range is then the gadget's choice)."""
+
+OpponentHook = Callable[[SubgameTree, HandState, tuple[int, ...], int], OpponentModel | None]
+"""``opponent(tree, root, board, position)``: the model of the opponent of ``position`` for a
+solve of ``tree`` (rooted at the real state ``root``, ``board`` showing), or None to solve for
+an equilibrium: the restricted Nash response of :class:`~.cfr.OpponentModel`."""
 
 Trunk = Callable[[HandState], tuple[np.ndarray, np.ndarray]]
 """``trunk(state)``: at the start of the first re-solved round (``state``), the reach of every
@@ -96,9 +101,11 @@ class ContinualResolver:
         sizing: BetSizing | None = None,
         space: HoldingSpace | None = None,
         start: str = "range",
+        opponent: OpponentHook | None = None,
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
+        self.opponent = opponent
         self.game = game
         self.position = position
         self.trunk = trunk
@@ -213,7 +220,9 @@ class ContinualResolver:
         else:
             assert anchor.opponent_range is not None
             ranges[them] = anchor.opponent_range
-        solver = SubgameSolver(tree, self.space, tuple(state.visible_board()), ranges, gadget)
+        board = tuple(state.visible_board())
+        model = None if self.opponent is None else self.opponent(tree, anchor.state, board, us)
+        solver = SubgameSolver(tree, self.space, board, ranges, gadget, model)
         stop = deadline
         if budget.seconds is not None:
             limit = started + budget.seconds
@@ -243,4 +252,4 @@ class ContinualResolver:
         )
 
 
-__all__ = ["ContinualResolver", "Decision", "SolveBudget", "Trunk"]
+__all__ = ["ContinualResolver", "Decision", "OpponentHook", "SolveBudget", "Trunk"]

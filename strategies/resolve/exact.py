@@ -20,7 +20,7 @@ from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import infoset_key
-from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
+from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
 from pokerbot.strategies.resolve.tree import BetSizing
 from pokerbot.strategies.solvers.policy import Policy
 
@@ -52,6 +52,7 @@ def resolved_policy(
     trunk: Policy | None = None,
     sizing: BetSizing | None = None,
     start: str = "range",
+    opponent: OpponentHook | None = None,
 ) -> Policy:
     """The re-solving player's strategy at every information set of a small limit ``game``,
     both positions: re-solved from ``first_round`` on (iterations only, so it is a fixed
@@ -77,7 +78,9 @@ def resolved_policy(
     deck = sorted(game.deck)
     boards = list(itertools.permutations(deck, game.total_board_cards)) if game.total_board_cards else [()]
     for board in boards:
-        resolvers = [ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start) for p in (0, 1)]
+        resolvers = [
+            ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start, opponent) for p in (0, 1)
+        ]
         _walk(HandState(game, board_cards=board), resolvers, trunk, budget, space, table)
     return Policy.from_arrays(game, table, {"algorithm": "continual re-solving", "iterations": budget.iterations})
 

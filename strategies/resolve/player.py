@@ -29,7 +29,7 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
-from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
+from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
 from pokerbot.strategies.resolve.tree import BetSizing
 
 
@@ -100,6 +100,7 @@ class ResolvingPlayer(Strategy):
         range_of: RangeOf | None,
         first_round: int,
         settings: ResolveSettings | None = None,
+        opponent: OpponentHook | None = None,
     ) -> None:
         super().__init__(game, seed)
         if game.num_players != 2:
@@ -114,7 +115,8 @@ class ResolvingPlayer(Strategy):
         sizing = self.settings.sizing if game.is_nolimit else None
         self._hand: tuple[int, int] | None = None
         self._resolvers = [
-            ContinualResolver(game, p, self._trunk_ranges, first_round, sizing, self.space) for p in (0, 1)
+            ContinualResolver(game, p, self._trunk_ranges, first_round, sizing, self.space, opponent=opponent)
+            for p in (0, 1)
         ]
         self.last_decision_seconds = 0.0
         self.fallbacks = 0
