@@ -25,7 +25,7 @@ import typer
 from rich.table import Table
 
 from pokerbot.bot.cli.errors import FAILED, fail
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, print_table
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table
 from pokerbot.bot.experiments.model_evaluation import Report, Totals, prequential
 from pokerbot.bot.matches.base import MatchError, strategy_seed
 from pokerbot.bot.matches.inprocess import run_inprocess_match
@@ -228,7 +228,7 @@ def model_learning(
     except MatchError as error:
         raise fail(str(error), status=FAILED) from None
     elapsed = time.perf_counter() - started
-    title = f"model learning: {opponent} ({game}, {hands} hands, hero {hero}, seed {seed}, {elapsed:.1f} s)"
+    title = f"model learning: {opponent} ({game}, {plural(hands, 'hand')}, hero {hero}, seed {seed}, {elapsed:.1f} s)"
     print_table(_table(report, title))
     try:
         if json_path is not None:
