@@ -119,8 +119,12 @@ def test_a_person_plays_three_hands_in_a_terminal(tmp_path: Path) -> None:
     screen = person.screen
     assert screen.count(" over (showdown): ") == 3  # the bot calls everything, the person checks or calls
     assert re.search(r"--- hand 1 over \(showdown\): you \w\w \w\w, [a-z ,]+; bot \w\w \w\w, [a-z ,]+; board", screen)
-    for outcome in re.findall(r"you (won|lost) [\d.]+ chips \(([-+]?)[\d.]+ bb\)", screen):
+    outcomes = re.findall(r"you (won|lost) [\d.]+ chips \(([-+]?)[\d.]+ bb\)", screen)
+    assert len(outcomes) == 3 and ("lost", "") in outcomes  # seed 5 deals the person a loss in hand 1
+    for outcome in outcomes:
         assert outcome[1] == ("+" if outcome[0] == "won" else "")  # a loss is never printed with a plus sign
+    assert "    you lost 400 chips (4.0 bb)\n    running total: -400 chips (-4.0 bb) after 1 hand\n" in screen
+    assert re.search(r"\n    bot wins the pot of 800 with two pair, aces and sixes\n", screen)
     totals = re.findall(r"running total: (-?[\d.]+) chips \(([-+][\d.]+) bb\) after (\d) hands?", screen)
     assert [int(hands) for _, _, hands in totals] == [1, 2, 3]
     for chips, big_blinds, _ in totals:
