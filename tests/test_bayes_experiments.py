@@ -161,8 +161,8 @@ def test_experiment_leduc_command(tmp_path):
             assert {"total", "best_response_value", "band_low", "band_high", "equilibrium_value"} <= set(summary)
     assert data["results"]["random"]["adaptive"]["best_response_value"] > 2.0
     assert (tmp_path / "leduc_random.png").exists() and "goals" in data
-    # 24 hands: the figures are read at hand 24, and the goal set for hand 500 is not judged.
-    assert "whole match, at hand 24;" in result.output and "at hand 500" not in result.output
+    # 12 hands: the figures are read at hand 12, and the goal set for hand 500 is not judged.
+    assert "whole match, at hand 12;" in result.output and "at hand 500" not in result.output
     assert "random_80_percent_by_500" not in data["goals"] and "equilibrium_loss_below_0.01" in data["goals"]
 
 
