@@ -26,11 +26,12 @@ TIMEOUT = 60.0
 
 
 class Terminal:
-    """A process on a pseudo-terminal: read its screen output, type lines."""
+    """A process on a pseudo-terminal (standard input, output and error, as a person's
+    terminal): read its screen output, type lines."""
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         self.master, slave = pty.openpty()
-        self.process = subprocess.Popen(argv, cwd=cwd, stdin=slave, stdout=slave, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(argv, cwd=cwd, stdin=slave, stdout=slave, stderr=slave)
         os.close(slave)
         self.screen = ""
         self.consumed = 0
@@ -117,6 +118,7 @@ def test_a_person_plays_three_hands_in_a_terminal(tmp_path: Path) -> None:
         bot.kill()
         dealer.kill()
     screen = person.screen
+    assert "[info" not in screen and "Traceback" not in screen  # no log lines among the table's
     assert screen.count(" over (showdown): ") == 3  # the bot calls everything, the person checks or calls
     assert re.search(r"--- hand 1 over \(showdown\): you \w\w \w\w, [a-z ,]+; bot \w\w \w\w, [a-z ,]+; board", screen)
     outcomes = re.findall(r"you (won|lost) [\d.]+ chips \(([-+]?)[\d.]+ bb\)", screen)

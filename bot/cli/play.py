@@ -11,7 +11,7 @@ hands), 1 when the dealer could not be reached or the match broke off, 2 on bad 
 (unknown game or strategy, no port, a game other than the dealer's: said after the first
 line that does not fit). Errors are one line, ``pokerbot: error: WHAT (WHERE)``; logs go to
 standard error as console lines, or, with ``--log-format json``, everything (errors too) as
-JSON lines.
+JSON lines. With ``--human`` only warnings are logged, so that the table reads undisturbed.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def play(
     ),
 ) -> None:
     """Play STRATEGY at a dealer seat until the dealer closes the connection."""
-    configure_logging(log_format)
+    configure_logging(log_format, logging.WARNING if human else logging.INFO)
     log = structlog.get_logger("pokerbot.play")
     try:
         game_definition = load_game(game)
