@@ -21,12 +21,17 @@ from collections.abc import Sequence
 from pokerbot.protocol.actions import CALL, Action, ActionKind, LegalActions
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.errors import IllegalActionError, IncompleteHandError
-from pokerbot.protocol.game import Game
+from pokerbot.protocol.game import MAX_PLAYERS, Game
 
 MAX_ACTIONS_PER_ROUND = 64
 """The reference dealer's cap on actions in one round; raising stops before it is reached."""
 
 _FOLD, _CALL, _RAISE = ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE
+_SEATS_AFTER = [
+    [tuple((after + k) % n for k in range(1, n + 1)) for after in range(2 * n)] for n in range(MAX_PLAYERS + 1)
+]
+"""``_SEATS_AFTER[n][after]``: the positions of an ``n``-player hand in turn after ``after``
+(``after`` < 2n), ``after`` itself last."""
 
 
 class HandState:
@@ -54,6 +59,7 @@ class HandState:
         "_num_folded",
         "_num_active",
         "_num_raises",
+        "_num_called",
     )
 
     def __init__(
@@ -77,6 +83,9 @@ class HandState:
         self._num_folded = 0
         self._num_active = sum(1 for blind, stack in zip(game.blinds, game.stacks) if blind < stack)
         self._num_raises = 0
+        self._num_called = 0
+        """Players who called the round's last raise (or checked, before any), the raiser
+        counted, all-in players not: the round ends when every active player is counted."""
         self.hole_cards: list[tuple[Card, ...] | None] = (
             list(hole_cards) if hole_cards is not None else [None] * game.num_players
         )
@@ -102,6 +111,7 @@ class HandState:
         other._num_folded = self._num_folded
         other._num_active = self._num_active
         other._num_raises = self._num_raises
+        other._num_called = self._num_called
         return other
 
     @property
@@ -156,11 +166,8 @@ class HandState:
         return self.finished and self._num_folded + 1 < self.game.num_players
 
     def _next_player(self, after: int) -> int | None:
-        game, folded, spent, stacks = self.game, self.folded, self.spent, self.game.stacks
-        n = game.num_players
-        p = after
-        for _ in range(n):
-            p = (p + 1) % n
+        folded, spent, stacks = self.folded, self.spent, self.game.stacks
+        for p in _SEATS_AFTER[len(folded)][after]:
             if not folded[p] and spent[p] < stacks[p]:
                 return p
         return None
@@ -291,9 +298,15 @@ class HandState:
             self.folded[p] = True
             self._num_folded += 1
             self._num_active -= 1
+            if self._num_folded + 1 >= game.num_players:
+                self.finished = True
+                self._to_act = None
+                return
         else:
             if kind is _CALL:
                 spent = self.max_spent if self.max_spent < stack else stack
+                if spent < stack:
+                    self._num_called += 1
             else:
                 self._num_raises += 1
                 if game.is_nolimit:
@@ -303,41 +316,26 @@ class HandState:
                 else:
                     spent = min(self.max_spent + game.raise_sizes[r], stack)
                 self.max_spent = spent
+                self._num_called = 1 if spent < stack else 0
             self.spent[p] = spent
             if spent >= stack:
                 self._num_active -= 1
-
-        if self._num_folded + 1 >= game.num_players:
+        active = self._num_active
+        if self._num_called >= active:
+            if active > 1:
+                if r + 1 < game.num_rounds:
+                    self.round = r + 1
+                    self._num_raises = 0
+                    self._num_called = 0
+                    self.min_raise_to = game.min_raise_by + self.max_spent
+                    self._to_act = self._next_player(game.first_player[r + 1] + game.num_players - 1)
+                    return
+            else:
+                self.round = game.num_rounds - 1
             self.finished = True
-        else:
-            active = self._num_active
-            if self._num_called() >= active:
-                if active > 1:
-                    if r + 1 < game.num_rounds:
-                        self.round = r + 1
-                        self._num_raises = 0
-                        self.min_raise_to = game.min_raise_by + self.max_spent
-                        self._to_act = self._next_player(game.first_player[self.round] + game.num_players - 1)
-                        return
-                    self.finished = True
-                else:
-                    self.finished = True
-                    self.round = game.num_rounds - 1
-        self._to_act = None if self.finished else self._next_player(p)
-
-    def _num_called(self) -> int:
-        stacks, spent = self.game.stacks, self.spent
-        actors = self.actors[self.round]
-        called = 0
-        for action, p in zip(reversed(self.actions[self.round]), reversed(actors)):
-            kind = action.kind
-            if kind is _RAISE:
-                if spent[p] < stacks[p]:
-                    called += 1
-                return called
-            if kind is _CALL and spent[p] < stacks[p]:
-                called += 1
-        return called
+            self._to_act = None
+            return
+        self._to_act = self._next_player(p)
 
     # --------------------------------------------------------------- values
     def values(self) -> tuple[float, ...]:

@@ -110,19 +110,21 @@ class ClientSession:
 
     def receive(self, line: str) -> ClientEvent:
         """Turn one line from the dealer into an event; raises ProtocolError when malformed."""
-        text = strip_terminator(line)
-        if not text or text.isspace():
-            return Ignored("blank line")
-        if is_comment(text):
-            return Ignored(f"comment: {text}")
-        view = self._reader.parse(text)
-        if view.state.finished:
+        if not line.startswith("MATCHSTATE:"):
+            text = strip_terminator(line)
+            if not text or text.isspace():
+                return Ignored("blank line")
+            if is_comment(text):
+                return Ignored(f"comment: {text}")
+        reader = self._reader
+        view = reader.parse(line)
+        if reader.peek().finished:
             self._pending = None
             self.hands_finished += 1
             return HandFinished(view)
         if view.is_my_turn:
             self._pending = view
-            self._pending_line = text
+            self._pending_line = line if line[-1:] != "\n" else strip_terminator(line)
             return ActionRequired(view)
         self._pending = None
         return StateUpdate(view)
@@ -144,7 +146,7 @@ class ClientSession:
                 f"no action is requested for hand {view.hand_number} at betting "
                 f"{view.state.betting_string()!r}: answer the latest ActionRequired view"
             )
-        view.state.verify(action)
+        self._reader.peek().verify(action)  # the state of the last line: the pending view's
         self._pending = None
         return f"{self._pending_line}:{format_action(action, self.game)}"
 

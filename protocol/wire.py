@@ -14,8 +14,6 @@ takes ``f c r k b`` in either case, ``k`` = check, ``b`` = bet).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.cards import CARD_STRINGS, Card
 from pokerbot.protocol.errors import IllegalActionError, ProtocolError
@@ -34,28 +32,82 @@ _DIGITS = frozenset("0123456789")
 _MAX_AMOUNT_DIGITS = 10
 
 
-@dataclass(frozen=True, slots=True)
 class MatchState:
     """One player's view of a hand: its position, the hand number and the hand so far.
 
-    ``state`` belongs to this object: copy it (``state.copy()``) before changing it.
+    ``state`` belongs to this object: copy it (``state.copy()``) before changing it. A view is
+    immutable (its attributes cannot be set) and compares equal to another of the same
+    position, hand number and state object.
+
+    A view made by a :class:`MatchStateReader` takes its state when ``state`` is first read:
+    while the reader has read no later line, the state it holds (no copy); after that, the
+    line read alone (the same state, by the reader's contract). Reading ``position``,
+    ``hand_number`` or :attr:`is_my_turn` never needs the state.
     """
 
-    position: int
-    hand_number: int
-    state: HandState
+    __slots__ = ("_position", "_hand_number", "_state", "_cell", "_line", "_game", "_turn")
+
+    def __init__(self, position: int, hand_number: int, state: HandState) -> None:
+        self._position = position
+        self._hand_number = hand_number
+        self._state: HandState | None = state
+        self._cell: list[HandState] | None = None
+        self._line = ""
+        self._game: Game | None = None
+        self._turn: bool | None = None
+
+    @property
+    def position(self) -> int:
+        """The receiving player's position in the hand (0-based, relative to the button)."""
+        return self._position
+
+    @property
+    def hand_number(self) -> int:
+        """The hand's number in the match (0-based)."""
+        return self._hand_number
+
+    @property
+    def state(self) -> HandState:
+        """The hand as this player sees it after the line that made this view."""
+        state = self._state
+        if state is None:
+            cell = self._cell
+            assert cell is not None and self._game is not None
+            try:
+                state = cell.pop()  # the reader read no later line: take the state it holds
+            except IndexError:  # it did, and kept that state: read this view's line alone
+                state = _parse_fields(_split(self._line, 5, "a match state"), self._game)[2]
+            self._state = state
+        return state
 
     @property
     def is_my_turn(self) -> bool:
         """True when the receiving player is the one to act."""
-        return self.state.current_player == self.position
+        turn = self._turn
+        if turn is None:
+            return self.state.current_player == self._position
+        return turn
 
     @property
     def hole_cards(self) -> tuple[Card, ...]:
         """The receiving player's hole cards."""
-        cards = self.state.hole_cards[self.position]
+        cards = self.state.hole_cards[self._position]
         assert cards is not None
         return cards
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MatchState):
+            return NotImplemented
+        return (self._position, self._hand_number, self.state) == (other._position, other._hand_number, other.state)
+
+    def __hash__(self) -> int:
+        return hash((self._position, self._hand_number, self.state))
+
+    def __repr__(self) -> str:
+        return f"MatchState(position={self._position}, hand_number={self._hand_number}, state={self.state!r})"
+
+    def __reduce__(self) -> tuple[type[MatchState], tuple[int, int, HandState]]:
+        return MatchState, (self._position, self._hand_number, self.state)
 
 
 def strip_terminator(line: str) -> str:
@@ -100,97 +152,250 @@ def _split(line: str, count: int, what: str) -> list[str]:
 
 def parse_match_state(line: str, game: Game) -> MatchState:
     """Parse a ``MATCHSTATE`` line of ``game`` (terminator allowed); raises ProtocolError."""
-    return _parse_fields(_split(line, 5, "a match state"), game)
+    return MatchState(*_parse_fields(_split(line, 5, "a match state"), game))
 
 
-def _parse_fields(fields: list[str], game: Game) -> MatchState:
+def _parse_fields(fields: list[str], game: Game, fresh: HandState | None = None) -> tuple[int, int, HandState]:
+    """The position, hand number and state of a ``MATCHSTATE`` line's five fields; ``fresh``,
+    when given, is a new hand of ``game`` to start from (copied)."""
     _, position_text, hand_text, betting, cards = fields
     offset = len(_PREFIX)
     position = _number(position_text, "position", offset, game.num_players - 1)
     offset += len(position_text) + 1
     hand_number = _number(hand_text, "hand number", offset, MAX_HAND_NUMBER)
     offset += len(hand_text) + 1
-    state = HandState(game)
-    replay_betting(betting, state, offset)
+    state = HandState(game) if fresh is None else fresh.copy()
+    if betting:
+        replay_betting(betting, state, offset)
     offset += len(betting) + 1
     read_cards(cards, state, position, offset)
-    return MatchState(position, hand_number, state)
+    return position, hand_number, state
+
+
+_new_view = MatchState.__new__
 
 
 class MatchStateReader:
-    """Reads the successive ``MATCHSTATE`` lines one player receives, replaying only what is new.
+    """Reads the successive ``MATCHSTATE`` lines one player receives, applying only what is new.
 
     Within a hand every line extends the previous one: the same position and hand number,
-    the betting so far plus the latest actions, the cards plus any new board. :meth:`parse`
-    then copies the state it already holds and applies the new actions alone (checked by the
-    same :meth:`HandState.apply`), re-reading the cards field only when it changed. Any other
-    line (a new hand, a resumed match) is parsed from scratch. The result is always what
-    :func:`parse_match_state` returns for the line, and every view owns its state.
+    the betting so far plus the latest actions, the cards plus any new board. When a line
+    starts with the previous line up to the end of its betting, :meth:`parse` applies the new
+    actions alone to the state it holds (checked by the same :meth:`HandState.apply`) and
+    re-reads the cards field only when it changed. Any other line (a new hand, a resumed
+    match) is parsed from scratch. The view is always what :func:`parse_match_state` returns
+    for the line, and a bad line raises the same ProtocolError.
+
+    No state is copied unless it must be: a view takes the reader's state when its ``state``
+    is first read (see :class:`MatchState`), and only then does the next line of the hand
+    work on a copy.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._key = ""
-        self._betting = ""
+        self._head = ""
+        """The last line up to the end of its betting ("" when the next line is read whole)."""
         self._cards = ""
-        self._view: MatchState | None = None
+        self._betting_start = 0
+        self._position = 0
+        self._hand_number = 0
+        self._state: HandState | None = None
+        self._cell: list[HandState] = []
+        """Holds ``_state`` until the last view takes it."""
+        self._fresh = HandState(game)
+        self._next_hand = "-"
+        """How the first line of the next hand starts ("-" before any line)."""
+
+    def peek(self) -> HandState:
+        """The state of the last line read, without a view taking it: read it, never change
+        or keep it (the next line may change it). Raises LookupError before the first line
+        and after a bad one."""
+        if self._state is None:
+            raise LookupError("no line has been read")
+        return self._state
 
     def parse(self, line: str) -> MatchState:
         """The view of ``line`` (terminator allowed); raises ProtocolError."""
-        fields = _split(line, 5, "a match state")
-        _, position_text, hand_text, betting, cards = fields
-        key = f"{position_text}:{hand_text}"
-        last = self._view
-        known = len(self._betting)
-        if (
-            last is None
-            or key != self._key
-            or not betting.startswith(self._betting)
-            or betting[known : known + 1] in _DIGITS  # the last raise's size goes on: not an extension
-        ):
-            view = _parse_fields(fields, self.game)
-        else:
-            offset = len(_PREFIX) + len(key) + 1
-            state = last.state.copy()
-            round_before = state.round
-            replay_betting(betting, state, offset, start=known)
-            # The same cards in the same round read as before (a fold ending the hand only
-            # widens what may be shown); a board that only grew needs its new cards alone.
-            if (cards != self._cards or state.round != round_before) and not self._extend_board(
-                cards, state, round_before
-            ):
-                read_cards(cards, state, last.position, offset + len(betting) + 1)
-            view = MatchState(last.position, last.hand_number, state)
-        self._key, self._betting, self._cards, self._view = key, betting, cards, view
+        if line[-1:] == "\n":
+            line = strip_terminator(line)
+        head = self._head
+        state = None
+        if head and line.startswith(head):
+            known = len(head)
+            end = line.find(":", known)
+            if end >= 0 and line.find(":", end + 1) < 0 and len(line) < MAX_LINE_LENGTH and line.isascii():
+                state = self._extend(line, known, end)
+        elif line.startswith(self._next_hand):
+            state = self._next(line)
+        if state is None:
+            state = self._read_whole(line)
+        self._cell = cell = [state]
+        view = _new_view(MatchState)
+        view._position = position = self._position
+        view._hand_number = self._hand_number
+        view._state = None
+        view._cell = cell
+        view._line = line
+        view._game = self.game
+        view._turn = state._to_act == position
         return view
 
-    def _extend_board(self, cards: str, state: HandState, round_before: int) -> bool:
-        """Read only the board rounds ``cards`` adds to the previous line's field (``/`` and
-        each new round's cards, all new to the hand): True when that is all that changed
-        and every new card is sound; False, with ``state`` untouched, when the whole field
-        must be read (and checked, with its error message) by :func:`read_cards`."""
-        previous = self._cards
-        if not cards.startswith(previous):
-            return False
+    def _read_whole(self, line: str) -> HandState:
+        """Read ``line`` from scratch (noting what the next line may extend); ProtocolError."""
+        self._head, self._state = "", None
+        fields = _split(line, 5, "a match state")
+        self._position, self._hand_number, state = _parse_fields(fields, self.game, self._fresh)
+        cards = fields[4]
+        end = len(line) - len(cards) - 1
+        self._head, self._cards, self._state = line[:end], cards, state
+        self._next_hand = f"{_PREFIX}{self._position}:{self._hand_number + 1}::"
+        return state
+
+    def _next(self, line: str) -> HandState | None:
+        """The state of ``line`` when it is the first line of the next hand, with this
+        player's hole cards alone; else None (the line is then read whole)."""
+        start = len(self._next_hand)
+        cards = line[start:]
+        if ":" in cards or len(line) >= MAX_LINE_LENGTH or not line.isascii() or self._hand_number >= MAX_HAND_NUMBER:
+            return None
+        state = self._fresh.copy()
+        if not _read_own_hole(cards, state, self._position):
+            return None
+        self._hand_number += 1
+        self._head, self._cards, self._state = line[: start - 1], cards, state
+        self._next_hand = f"{_PREFIX}{self._position}:{self._hand_number + 1}::"
+        return state
+
+    def _extend(self, line: str, known: int, end: int) -> HandState | None:
+        """The state of ``line``, which starts with the last line up to the end of its betting
+        (``known`` characters) and ends its own betting at ``end``: the new actions applied to
+        the state held. None when the line is wrong in any way (it is then read whole, which
+        raises the error the line deserves)."""
+        state = self._state
+        assert state is not None
+        if self._cell:
+            self._cell.pop()  # no view took it: change it in place
+        else:
+            state = state.copy()  # the last view has it: leave it as it was
+        self._head = ""  # until the line is read: a failure leaves nothing to extend
+        round_before = state.round
+        if end > known:
+            simple = _SIMPLE_NEWS.get(line[known:end])
+            if simple is None:
+                if not _apply_betting(line, known, end, state, self.game.is_nolimit):
+                    return None
+            else:  # one call or fold, the most common news
+                try:
+                    state.apply(simple[0])
+                except IllegalActionError:
+                    return None
+                if state.round != round_before + simple[1]:
+                    return None
+        cards = line[end + 1 :]
+        # The same cards in the same round read as before (a fold ending the hand only widens
+        # what may be shown); otherwise only what changed is read.
+        if cards != self._cards or state.round != round_before:
+            if not _update_cards(self._cards, cards, state, round_before, self._position):
+                return None
+            self._cards = cards
+        self._head, self._state = line[:end], state
+        return state
+
+
+def _update_cards(previous: str, cards: str, state: HandState, round_before: int, viewer: int) -> bool:
+    """Read the cards field ``cards`` of a line of a hand whose previous line had ``previous``:
+    ``state`` holds that line's cards and the new line's betting, which went on from round
+    ``round_before``. A board that only grew, or hole cards shown at a showdown, are read
+    alone; anything else is read whole by :func:`read_cards`. True when the field is sound
+    (``state`` then has its cards), False when it is not."""
+    game = state.game
+    if cards.startswith(previous):  # new rounds' boards: ``/`` and each round's cards
         rounds = cards[len(previous) :].split("/")
-        game = state.game
-        if rounds[0] or len(rounds) - 1 != state.round - round_before:
-            return False
-        seen = {card for hole in state.hole_cards if hole for card in hole}
-        seen.update(state.board_cards)
-        board = list(state.board_cards)
-        deck = game.deck_set
-        for round_index, text in enumerate(rounds[1:], start=round_before + 1):
-            if len(text) != 2 * game.num_board_cards[round_index]:
-                return False
-            for i in range(0, len(text), 2):
-                card = _CARD_BY_STRING.get(text[i : i + 2])
-                if card is None or card not in deck or card in seen:
+        if not rounds[0] and len(rounds) - 1 == state.round - round_before:
+            board = list(state.board_cards)
+            known = board + [card for hole in state.hole_cards if hole for card in hole]
+            deck = game.deck_set
+            for round_index, text in enumerate(rounds[1:], start=round_before + 1):
+                if len(text) != 2 * game.num_board_cards[round_index]:
                     return False
-                seen.add(card)
-                board.append(card)
-        state.board_cards = tuple(board)
-        return True
+                for i in range(0, len(text), 2):
+                    card = _CARD_BY_STRING.get(text[i : i + 2], -1)
+                    if card not in deck or card in known:
+                        return False
+                    known.append(card)
+                    board.append(card)
+            state.board_cards = tuple(board)
+            return True
+    elif state.round == round_before and state.showdown():  # the others' hole cards shown
+        holes, slash, board_text = cards.partition("/")
+        old_holes, old_slash, old_board = previous.partition("/")
+        groups, old_groups = holes.split("|"), old_holes.split("|")
+        if board_text == old_board and slash == old_slash and len(groups) == len(old_groups) == game.num_players:
+            hole_cards = state.hole_cards[:]
+            known = list(state.board_cards)
+            known += [card for hole in hole_cards if hole for card in hole]
+            deck, folded, size = game.deck_set, state.folded, 2 * game.num_hole_cards
+            for p, (text, old) in enumerate(zip(groups, old_groups, strict=True)):
+                if text == old:
+                    continue
+                if old or folded[p] or len(text) != size:
+                    return False
+                shown = tuple(_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, size, 2))
+                for card in shown:
+                    if card not in deck or card in known:
+                        return False
+                    known.append(card)
+                hole_cards[p] = shown
+            state.hole_cards = hole_cards
+            return True
+    try:
+        read_cards(cards, state, viewer)
+    except ProtocolError:
+        return False
+    return True
+
+
+def _apply_betting(line: str, start: int, end: int, state: HandState, nolimit: bool) -> bool:
+    """Apply the actions of ``line[start:end]``, the rest of a betting whose first part
+    ``state`` holds (it ends at an action or ``/``): True when all are sound and legal, False
+    at the first problem (``state`` is then half-changed; :func:`replay_betting` says what
+    the problem is)."""
+    apply = state.apply
+    separators = state.round
+    i = start
+    try:
+        while i < end:
+            char = line[i]
+            i += 1
+            if char == "/":
+                separators += 1
+                if separators > state.round:
+                    return False
+                continue
+            if separators != state.round:
+                return False
+            if char == "c":
+                apply(_CALL_ACTION)
+            elif char == "f":
+                apply(_FOLD_ACTION)
+            elif char != "r":
+                return False
+            elif nolimit:
+                first = i
+                while i < end and line[i] in _DIGITS:
+                    i += 1
+                size_text = line[first:i]
+                if not size_text or size_text[0] == "0" or len(size_text) > _MAX_AMOUNT_DIGITS:
+                    return False
+                size = int(size_text)
+                if size > 2**31 - 1:
+                    return False
+                apply(Action(ActionKind.RAISE, size))
+            else:
+                apply(_RAISE_ACTION)
+    except IllegalActionError:
+        return False
+    return separators == state.round
 
 
 def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) -> None:
@@ -248,6 +453,8 @@ _FOLD_ACTION = Action(ActionKind.FOLD)
 _RAISE_ACTION = Action(ActionKind.RAISE)
 _PLAIN_ACTIONS = {action.kind: action for action in (_CALL_ACTION, _FOLD_ACTION, _RAISE_ACTION)}
 """Each kind's action without a size (actions are frozen: one object serves every line)."""
+_SIMPLE_NEWS = {"c": (_CALL_ACTION, 0), "f": (_FOLD_ACTION, 0), "c/": (_CALL_ACTION, 1)}
+"""What a line most often adds to the betting: one action, and the rounds it ends."""
 
 
 def _cards(text: str, count: int, what: str, offset: int) -> tuple[Card, ...]:
@@ -262,6 +469,31 @@ def _cards(text: str, count: int, what: str, offset: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def _read_own_hole(text: str, state: HandState, viewer: int) -> bool:
+    """The common field of a hand's first round, ``viewer``'s hole cards alone and no board:
+    True when ``text`` is that and sound (then ``state`` has the cards), else False, with
+    ``state`` untouched."""
+    game = state.game
+    hole_text = text.split("|")
+    size = 2 * game.num_hole_cards
+    if (
+        len(hole_text) != game.num_players
+        or len(text) != size + game.num_players - 1
+        or len(hole_text[viewer]) != size
+        or game.num_board_cards[0]
+    ):
+        return False
+    mine = hole_text[viewer]
+    cards = tuple(_CARD_BY_STRING.get(mine[i : i + 2], -1) for i in range(0, size, 2))
+    if not game.deck_set.issuperset(cards) or len(set(cards)) != len(cards):
+        return False
+    hole_cards: list[tuple[Card, ...] | None] = [None] * game.num_players
+    hole_cards[viewer] = cards
+    state.hole_cards = hole_cards
+    state.board_cards = ()
+    return True
+
+
 def read_cards(text: str, state: HandState, viewer: int | None, offset: int = 0) -> None:
     """Fill ``state``'s cards from a cards field; raises ProtocolError.
 
@@ -269,6 +501,8 @@ def read_cards(text: str, state: HandState, viewer: int | None, offset: int = 0)
     others' cards only at a showdown; None reads a log line, where every hole card is shown.
     ``offset`` is where the field starts in its line, for error messages.
     """
+    if viewer is not None and not state.round and _read_own_hole(text, state, viewer):
+        return
     game = state.game
     rounds = text.split("/")
     if len(rounds) != state.round + 1:
@@ -404,8 +638,7 @@ def parse_action(text: str, game: Game) -> Action:
 def parse_response(line: str, game: Game) -> tuple[MatchState, Action]:
     """Parse a player's reply ``MATCHSTATE:...:<action>``; raises ProtocolError."""
     fields = _split(line, 6, "a response")
-    match_state = _parse_fields(fields[:5], game)
-    return match_state, parse_action(fields[5], game)
+    return MatchState(*_parse_fields(fields[:5], game)), parse_action(fields[5], game)
 
 
 def parse_version(line: str) -> tuple[int, int, int]:

@@ -1,6 +1,7 @@
 """The wire format against the reference dealer's transcripts, a bad-input corpus and fuzzing."""
 
 import functools
+import pickle
 import random
 
 import pytest
@@ -255,3 +256,33 @@ def test_fuzz_the_incremental_reader_after_a_good_line(data):
         assert str(raised.value) == str(error)
         return
     assert _equal_views(reader.parse(mutated), expected)
+
+
+def test_a_reader_view_keeps_the_state_of_its_own_line_whenever_it_is_read():
+    """A view read before the next line, one read after it, and one never read: each state is
+    the state of its own line, and the reader copies only for the view that took its state."""
+    reference = load_reference("nolimit2p_s12")
+    lines = [line.split(" ", 4)[4] for line in reference.transcript if line.startswith("TO 1 ")][:40]
+    reader = MatchStateReader(reference.game)
+    views = []
+    for index, line in enumerate(lines):
+        view = reader.parse(line)
+        if index % 3 == 0:
+            assert view.state is reader.peek()  # taken at once: the reader's own state, no copy
+        views.append(view)
+    for line, view in zip(lines, views, strict=True):
+        assert _equal_views(view, parse_match_state(line, reference.game))
+        assert format_match_state(view) == line
+    states = [view.state for view in views]
+    assert len({id(state) for state in states}) == len(states)
+
+
+def test_a_view_pickles_and_compares_as_its_position_hand_and_state():
+    game = load_game("holdem-nolimit-2p")
+    reader = MatchStateReader(game)
+    view = reader.parse("MATCHSTATE:1:7:r300:|Jd4c")
+    again = pickle.loads(pickle.dumps(view))
+    assert (again.position, again.hand_number, format_match_state(again)) == (1, 7, "MATCHSTATE:1:7:r300:|Jd4c")
+    assert view == MatchState(1, 7, view.state) and view != MatchState(1, 7, view.state.copy())
+    with pytest.raises(AttributeError):
+        view.position = 0  # type: ignore[misc]
