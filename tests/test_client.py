@@ -573,8 +573,11 @@ def test_cheap_strategies_run_inline_and_others_in_a_process() -> None:
     assert not runner.process.is_alive()
 
 
-async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(tmp_path: Path) -> None:
+async def test_a_strategy_that_cannot_keep_up_observes_every_hand_and_decides_on_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     record = tmp_path / "record.txt"
+    monkeypatch.setattr("pokerbot.bot.client.runner.DRAIN_SECONDS", 5.0)  # hand 1's 0.8 s, after the match
 
     class SlowLearner(Recording):
         def observe(self, view: MatchState) -> None:
@@ -587,15 +590,52 @@ async def test_a_strategy_that_cannot_keep_up_skips_observations_not_decisions(t
     with capture_logs() as logs:
         result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=0.3, isolation="process")
     assert result.hands_played == 2 and result.error is None
-    # Hand 1's request waited behind hand 0's observation: it fell back on time, and hand 1's
-    # end was skipped instead of queued behind that late decision. The child reached the
-    # request after its cut-off, so it never ran it (the fallback had answered it).
-    assert result.fallbacks == 1
-    assert [entry["hand"] for entry in logs if entry["event"] == "observe_skipped"] == [1]
+    # Hand 1's request waited behind hand 0's observation: it fell back on time. The child
+    # reached the request after its cut-off, so it never ran it (the fallback had answered
+    # it); hand 1's end was queued and observed after, before the runner closed.
+    assert result.fallbacks == 1 and result.observed == 2
+    assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
     assert [line.split("|")[:2] for line in record.read_text().splitlines()] == [
         ["decide", "0"],
         ["observe", "0"],
+        ["observe", "1"],
     ]
+
+
+async def test_hands_ending_faster_than_the_strategy_observes_are_all_observed_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight hands whose ends come faster than a 0.1 s observation: each is queued and observed
+    in order between the decisions, none skipped, and the count is the client's."""
+    record = tmp_path / "record.txt"
+    monkeypatch.setattr("pokerbot.bot.client.runner.DRAIN_SECONDS", 5.0)  # the last ones, after the match
+
+    class SlowLearner(Recording):
+        def observe(self, view: MatchState) -> None:
+            time.sleep(0.1)
+            super().observe(view)
+
+    hands = [[f"MATCHSTATE:0:{i}::Ks|", f"MATCHSTATE:0:{i}:c:Ks|", f"MATCHSTATE:0:{i}:cc:Ks|Qs"] for i in range(8)]
+    dealer = Dealer([line for hand in hands for line in hand], {hand[0] for hand in hands})
+    with capture_logs() as logs:
+        result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=2.0, isolation="process")
+    assert result.hands_played == 8 and result.observed == 8 and result.fallbacks == 0
+    assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
+    seen = [line.split("|")[:2] for line in record.read_text().splitlines()]
+    assert [hand for kind, hand in seen if kind == "observe"] == [str(i) for i in range(8)]
+    assert [hand for kind, hand in seen if kind == "decide"] == [str(i) for i in range(8)]
+
+
+def test_a_closed_runner_s_process_ends_by_itself_at_once() -> None:
+    """The strategy process holds no copy of the client's end of the pipe: closing the runner
+    is an end of file there, and the process returns (exit code 0) instead of being killed."""
+    from pokerbot.bot.client.runner import ProcessRunner
+
+    runner = ProcessRunner(Scripted(KUHN), KUHN)
+    started = time.monotonic()
+    asyncio.run(runner.close())
+    assert runner.process.exitcode == 0
+    assert time.monotonic() - started < 0.9  # the kill came after a 1 s wait
 
 
 def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch: pytest.MonkeyPatch) -> None:

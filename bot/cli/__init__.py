@@ -31,8 +31,32 @@ def main() -> None:
         from pokerbot.bot.cli.app import app  # Typer is imported only for the commands that use it
 
         app(prog_name="pokerbot")
+    except SystemExit as done:
+        play = sys.modules.get("pokerbot.bot.cli.play")
+        if play is not None and play.MATCH_PLAYED.is_set():
+            _leave_now(done.code)
+        raise
     except Exception as error:
         raise SystemExit(_unexpected(error, argv)) from None
+
+
+def _leave_now(code: object) -> None:
+    """End the process with exit status ``code`` (as SystemExit takes it) once its output is
+    flushed, without the interpreter's teardown: after a match, ``pokerbot play`` leaves at once,
+    where freeing a strategy's models one object at a time took most of a second."""
+    import logging
+    import os
+
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken stream: nothing more can be said
+            pass
+    os._exit(code or 0)
 
 
 def _unexpected(error: Exception, argv: list[str]) -> int:

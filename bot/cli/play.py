@@ -20,6 +20,7 @@ import asyncio
 import gc
 import logging
 import sys
+import threading
 import time
 from enum import StrEnum
 
@@ -187,17 +188,23 @@ def play(
         raise fail(str(error), "--url" if url or ws else "--port", status=FAILED) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+    MATCH_PLAYED.set()
     if result.mismatch is not None:
         # The dealer's lines do not fit --game: nothing was played, and the user can fix it.
         raise fail(
             f"the dealer's lines do not fit the game {game}: {result.mismatch}; does it play another game?", "--game"
         )
-    typer.echo(score_line(name, result.hands_played, result.chips, game_definition.big_blind))
+    typer.echo(score_line(name, result.hands_played, result.chips, game_definition.big_blind, result.observed))
     if result.error is not None:
         if log_format is LogFormat.json:
             log.error("match_failed", error=result.error, hands=result.hands_played)
             raise typer.Exit(FAILED)
         raise fail(result.error, status=FAILED)
+
+
+MATCH_PLAYED = threading.Event()
+"""Set once a match is over: the console script then leaves without the interpreter's teardown
+(:func:`pokerbot.bot.cli.main`)."""
 
 
 def _prepare(player: Strategy, game: Game) -> None:
@@ -211,7 +218,11 @@ HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
 """The client's limits for a person: none of its own (the dealer's limits still apply)."""
 
 
-def score_line(name: str, hands: int, chips: float, big_blind: int) -> str:
-    """``final score of NAME: N hands, X chips (Y mbb/hand)``."""
+def score_line(name: str, hands: int, chips: float, big_blind: int, observed: int) -> str:
+    """``final score of NAME: N hands, X chips (Y mbb/hand), M observed``: M is the hands'
+    ends the strategy observed."""
     rate = 1000.0 * chips / big_blind / hands if hands else 0.0
-    return f"final score of {name}: {plural(hands, 'hand')}, {format_value(chips)} chips ({rate:+.1f} mbb/hand)"
+    return (
+        f"final score of {name}: {plural(hands, 'hand')}, {format_value(chips)} chips ({rate:+.1f} mbb/hand), "
+        f"{observed} observed"
+    )

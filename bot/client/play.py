@@ -3,7 +3,8 @@
 :func:`play_match` connects (retrying with back-off for up to ``connect_timeout`` seconds,
 since a bot in a container may start before its dealer), sends the version line, answers
 every request of the dealer through :class:`~pokerbot.protocol.session.ClientSession` and calls
-``strategy.observe`` with the final view of every hand. A match ends normally when the
+``strategy.observe`` with the final view of every hand (queued while the strategy is busy,
+never skipped: :attr:`ClientResult.observed` counts them). A match ends normally when the
 dealer closes the connection between two hands.
 
 The dealer is named by a URL (``tcp://host:port``, ``ws://host:port/path``): the transport
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import logging
 import sys
 import time
@@ -78,6 +80,8 @@ class ClientResult:
     mismatch: str | None = None
     """Set when a ``MATCHSTATE`` line before the end of the first hand did not fit the game
     (the line and why): the dealer plays another game, so the client stopped there."""
+    observed: int = 0
+    """Hands' ends the strategy observed (every finished hand, unless the strategy failed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +333,9 @@ class _Player:
 
     async def _observe(self, view: MatchState, line: str) -> None:
         """Show the strategy the hand's end. A strategy in a process of its own gets it
-        without the client waiting; in a thread it may use half the next decision's budget
-        (the next request may already be waiting: its time runs)."""
+        without the client waiting (queued there); in a thread it may use half the next
+        decision's budget (the next request may already be waiting: its time runs), and is
+        skipped while the thread still runs a late call."""
         _, hard = self.clock.budget()
         try:
             await self.runner.observe(view, line, max(_OBSERVE_SHARE * hard, _OBSERVE_MIN_SECONDS))
@@ -409,8 +414,9 @@ async def play_match(
     (:mod:`pokerbot.bot.client.runner`: by default a process of its own, or inline for a
     cheap strategy; the strategy object itself then sees no calls). ``ordered``: the strategy
     observes every hand, in order, before its next decision, however slow its observations
-    (reproducible matches under generous limits; by default a strategy process that falls
-    behind skips hands' ends rather than risk a decision). The strategy's
+    (reproducible matches under generous limits; by default a strategy process observes the
+    hands' ends queued whenever no decision waits, so a decision waits for at most one
+    observation). The strategy's
     :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
@@ -430,9 +436,16 @@ async def play_match(
     try:
         result = await player.run()
     finally:
-        await runner.close()
         await connection.close()
-    log.info("match_over", hands=result.hands_played, fallbacks=result.fallbacks, error=result.error)
+        await runner.close()  # after the hands' ends still queued are observed
+    result = dataclasses.replace(result, observed=runner.observed)
+    log.info(
+        "match_over",
+        hands=result.hands_played,
+        observed=result.observed,
+        fallbacks=result.fallbacks,
+        error=result.error,
+    )
     return result
 
 

@@ -15,13 +15,15 @@ Every runner has the same two calls: :meth:`~Runner.decide` returns the strategy
 raises :class:`~pokerbot.bot.client.worker.StrategyBusyError` (an earlier call overran and still
 runs), TimeoutError (no answer in time) or :class:`StrategyFailedError` (the strategy raised,
 or its process died); :meth:`~Runner.observe` shows a finished hand (a child process gets it
-without the client waiting).
+without the client waiting, queued: every hand's end is observed, in order, between
+decisions). :attr:`~Runner.observed` counts the hands' ends the strategy has observed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import multiprocessing
 import signal
 import time
@@ -40,9 +42,11 @@ Isolation = Literal["auto", "process", "thread", "inline"]
 """How a strategy runs: ``auto`` picks ``inline`` for cheap strategies, else ``process``
 (``thread`` where processes cannot be forked)."""
 _JOIN_SECONDS = 1.0
-MAX_OBSERVING = 3
-"""Observations a strategy process may have queued (hands can end without a decision of
-this seat, faster than the strategy observes them)."""
+DRAIN_SECONDS = 0.1
+"""How long a closing runner waits for its strategy process to observe the hands' ends still
+queued (then the process is ended): the match is over, so they can no longer change its play,
+and a client must leave promptly. An ``ordered`` runner (every hand observed before
+the next decision, whatever it costs) waits up to ten seconds."""
 MAX_DECIDING = 2
 """Decisions a strategy process may have in hand: one the client gave up on and still runs,
 and the next, which waits for the child within its own time (against a fast opponent a
@@ -59,6 +63,8 @@ class Runner(ABC):
     """Runs one strategy's calls for a client."""
 
     kind: str = "runner"
+    observed: int = 0
+    """Hands' ends the strategy has observed (its ``observe`` returned or raised)."""
 
     @abstractmethod
     async def decide(self, view: MatchState, line: str, deadline: float, timeout: float) -> Action:
@@ -100,6 +106,8 @@ class InlineRunner(Runner):
             self.strategy.observe(view)
         except Exception as error:  # noqa: BLE001 - a strategy may raise anything
             raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+        finally:
+            self.observed += 1
 
 
 class ThreadRunner(Runner):
@@ -121,19 +129,32 @@ class ThreadRunner(Runner):
 
     async def observe(self, view: MatchState, line: str, timeout: float) -> None:
         try:
-            await self.worker.run(self.strategy.observe, view, timeout=timeout)
+            await self.worker.run(self._observe, view, timeout=timeout)
         except (StrategyBusyError, TimeoutError):
             raise
         except Exception as error:  # noqa: BLE001 - a strategy may raise anything
             raise StrategyFailedError(f"{type(error).__name__}: {error}") from None
+
+    def _observe(self, view: MatchState) -> None:
+        try:
+            self.strategy.observe(view)
+        finally:
+            self.observed += 1
 
     async def close(self) -> None:
         self.worker.close()
 
 
 # Messages between the client and its strategy process: one byte of kind, then text.
-_DECIDE, _OBSERVE = b"D", b"O"
-_ACTION, _ERROR, _OBSERVED = b"A", b"E", b"K"
+_DECIDE, _OBSERVE, _QUIT = b"D", b"O", b"Q"
+_ACTION, _ERROR, _OBSERVED, _BYE = b"A", b"E", b"K", b"B"
+
+
+def _child(parent_end: Connection, connection: Connection, strategy: Strategy, game: Game, ordered: bool) -> None:
+    """The strategy process's entry: close its copy of the client's end of the pipe (so that
+    the client closing its end is an end of file here), then :func:`_serve`."""
+    parent_end.close()
+    _serve(connection, strategy, game, ordered)
 
 
 def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool = False) -> None:
@@ -163,7 +184,7 @@ def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool
                 continue
             message = connection.recv_bytes()
         except (EOFError, OSError):
-            return
+            message = b""
         kind, text = message[:1], message[1:].decode()
         if kind == _DECIDE:
             _decide(connection, strategy, reader, game, text, ordered)
@@ -171,6 +192,13 @@ def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool
             _observe(connection, strategy, reader, text)
         elif kind == _OBSERVE:
             waiting.append(text)
+        else:  # the end: the quit message, or the client closed its end
+            with contextlib.suppress(EOFError, OSError):
+                while waiting:
+                    _observe(connection, strategy, reader, waiting.popleft())
+                if kind == _QUIT:
+                    connection.send_bytes(_BYE)
+            return
 
 
 def _decide(
@@ -215,13 +243,14 @@ class ProcessRunner(Runner):
     runner is busy. A request the child reaches only after the client's cut-off is not run
     (the client has sent its fallback; running it would keep the child busy through the
     next requests too).
-    Observations are sent without waiting, a few at most: while the child is behind (still
-    on a decision the client gave up on, or on :data:`MAX_OBSERVING` observations), a hand's
-    end is skipped rather than queued (a strategy that cannot keep up learns from fewer hands
-    but still decides on time). A child that dies makes every later call fail.
+    Observations are sent without waiting and queued in the child, which observes them in
+    order whenever no decision waits (a decision waits for at most the observation under way),
+    so every hand's end reaches the strategy however the limits go. A child that dies makes
+    every later call fail. Closing the runner lets the child observe what is still queued (for
+    up to :data:`DRAIN_SECONDS`) before it ends.
 
-    ``ordered``: no hand's end is skipped, and the child takes every request in the order sent,
-    so the strategy observes every hand before its next decision, as it would in one process:
+    ``ordered``: the child takes every request in the order sent, so the strategy observes
+    every hand before its next decision, as it would in one process:
     a match with a node-budget strategy is then the same under any load. Its decisions may
     wait for its observations: for matches whose limits are generous (``pokerbot match``).
     """
@@ -234,15 +263,18 @@ class ProcessRunner(Runner):
         context = multiprocessing.get_context("fork")
         self._connection, child = context.Pipe(duplex=True)
         self.process = context.Process(
-            target=_serve, args=(child, strategy, game, ordered), name="pokerbot-strategy", daemon=True
+            target=_child,
+            args=(self._connection, child, strategy, game, ordered),
+            name="pokerbot-strategy",
+            daemon=True,
         )
         self.process.start()
         child.close()
         self._pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self._warnings: list[str] = []
-        self._observing = 0
-        """Observations sent and not yet done: at most :data:`MAX_OBSERVING`, so that the
-        strategy never falls behind by more than a few hands."""
+        self.observed = 0
+        self._bye: asyncio.Future[None] | None = None
+        """Set when the child has observed every queued hand's end after the quit message."""
         self._dead: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -257,9 +289,12 @@ class ProcessRunner(Runner):
             while self._connection.poll():
                 message = self._connection.recv_bytes()
                 if message[:1] == _OBSERVED:
-                    self._observing -= 1
+                    self.observed += 1
                     if len(message) > 1:
                         self._warnings.append(message[1:].decode())
+                elif message[:1] == _BYE:
+                    if self._bye is not None and not self._bye.done():
+                        self._bye.set_result(None)
                 elif self._pending:
                     answer = self._pending.popleft()
                     if not answer.done():
@@ -271,6 +306,8 @@ class ProcessRunner(Runner):
 
     def _died(self, reason: str) -> None:
         self._dead = reason
+        if self._bye is not None and not self._bye.done():
+            self._bye.set_result(None)
         if self._loop is not None:
             self._loop.remove_reader(self._connection.fileno())
         while self._pending:
@@ -312,22 +349,27 @@ class ProcessRunner(Runner):
             raise StrategyFailedError(f"the strategy answered {text!r}: {error}") from None
 
     async def observe(self, view: MatchState, line: str, timeout: float) -> None:
-        """Send the hand's end without waiting; unless ``ordered``, skipped (StrategyBusyError)
-        while the strategy is still busy with a decision the client gave up on, or with
-        :data:`MAX_OBSERVING` observations, so that its work never piles up."""
+        """Send the hand's end without waiting: the child queues it and observes it between
+        decisions, in order."""
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
         warnings = self.warnings()
         if warnings:
             raise StrategyFailedError("; ".join(warnings))
-        if not self.ordered and (self._pending or self._observing >= MAX_OBSERVING):
-            raise StrategyBusyError("the strategy is still busy with an earlier call")
         self._send(_OBSERVE + line.encode())
-        self._observing += 1
 
     async def close(self) -> None:
-        """Close the pipe (the child ends after its current call) and reap the child."""
+        """Let the child observe the hands' ends still queued (for up to :data:`DRAIN_SECONDS`),
+        close the pipe and reap the child (killed if it does not end)."""
+        if self._loop is not None and self._dead is None:
+            self._bye = self._loop.create_future()
+            try:
+                self._send(_QUIT)
+                async with asyncio.timeout(DRAIN_SECONDS if not self.ordered else 10 * _JOIN_SECONDS):
+                    await self._bye
+            except (StrategyFailedError, TimeoutError):
+                pass
         if self._loop is not None and self._dead is None:
             self._loop.remove_reader(self._connection.fileno())
         self._dead = self._dead or "the runner is closed"
