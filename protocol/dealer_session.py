@@ -234,12 +234,14 @@ class DealerSession:
         if self.finished:
             return []
         text = strip_terminator(line)
-        if not text or is_comment(text):
+        if is_comment(text):
             return []
         if seat != self._awaiting:
             return [DealerWarning(seat, f"{self._seat_label(seat)}: ignoring un-requested line {text[:80]!r}")]
         if now > self._deadline:
             return self.timeout(now)
+        if not text:  # the reference dealer warns too ("bad state format in response")
+            return [DealerWarning(seat, f"{self._seat_label(seat)}: empty line in response, ignored")]
         sent = self._sent[seat]
         if not text.startswith(sent):
             return [DealerWarning(seat, self._mismatch(seat, text))]

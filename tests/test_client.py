@@ -692,3 +692,32 @@ def test_play_prepare_only_prepares_the_strategy_and_connects_to_nothing(
     assert result.exit_code == 0, result.output
     assert marker.read_text() == "yes"
     assert f"prepared {bot}:Preparing for kuhn in" in result.output
+
+
+async def test_an_over_long_line_from_the_dealer_is_said_to_be_why_the_client_closed() -> None:
+    dealer = Dealer([HAND_0[0][:-1] + "x" * 5000], set())
+    with capture_logs():
+        result = await play_against(dealer, Scripted(KUHN), isolation="inline")
+    assert result.error is not None and "over-long line" in result.error
+    assert result.error.startswith("the client closed the connection") and "dealer closed" not in result.error
+
+
+async def test_a_token_in_the_dealer_s_url_is_never_logged_or_shown() -> None:
+    from pokerbot.bot.client.play import connect
+
+    with socket.socket() as unused:  # a port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    url = f"ws://127.0.0.1:{port}/seat?token=s3cret&x=1"
+    with capture_logs() as logs, pytest.raises(DealerConnectionError) as raised:
+        await connect(url, connect_timeout=0.3)
+    assert "s3cret" not in str(raised.value) and "token=***" in str(raised.value)
+    assert logs and "s3cret" not in repr(logs)
+
+
+def test_redact_url_hides_tokens_and_passwords_only() -> None:
+    from pokerbot.bot.transports import redact_url
+
+    assert redact_url("ws://h:1/p?token=abc&seat=2") == "ws://h:1/p?token=***&seat=2"
+    assert redact_url("wss://user:pw@h:1/") == "wss://user:***@h:1/"
+    assert redact_url("tcp://127.0.0.1:9") == "tcp://127.0.0.1:9"

@@ -151,7 +151,8 @@ def test_comments_blank_lines_and_unrequested_lines() -> None:
     session.start(0.0)
     assert session.receive(0, "# hello", 0.0) == []
     assert session.receive(0, ";x", 0.0) == []
-    assert session.receive(0, "\r\n", 0.0) == []
+    (empty,) = session.receive(0, "\r\n", 0.0)  # as the reference dealer, which warns of its bad state
+    assert isinstance(empty, DealerWarning) and "empty line" in empty.message and "seat 1 (A)" in empty.message
     (warning,) = session.receive(1, "MATCHSTATE:1:0::|Qs:c", 0.0)
     assert isinstance(warning, DealerWarning) and warning.seat == 1
     assert "un-requested" in warning.message and "seat 2 (B)" in warning.message

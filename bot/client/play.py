@@ -46,7 +46,7 @@ import structlog
 
 from pokerbot.bot.client.runner import InlineRunner, Isolation, Runner, StrategyFailedError, make_runner
 from pokerbot.bot.client.worker import StrategyBusyError
-from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, transport_for
+from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, redact_url, transport_for
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.ranking import preload_ranker
 from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
@@ -122,6 +122,8 @@ class _Player:
         (:meth:`_exchange_inline`): resolved with the transport error (or None) at the end."""
         self._backlog: collections.deque[str | _End] | None = None
         """Lines that came while a reply waited for the connection's buffer to drain."""
+        self.too_long: str | None = None
+        """Set when the dealer sent an over-long line, on which the client closed the connection."""
 
     def _new_state(self, view: MatchState) -> None:
         if view.hand_number != self.hand_number or not self.in_hand:
@@ -132,6 +134,10 @@ class _Player:
     async def run(self) -> ClientResult:
         """Play until the dealer closes the connection; how it went."""
         error = await self._exchange()
+        if self.too_long is not None:
+            where = f"in hand {self.hand_number}" if self.in_hand else f"after {self.session.hands_finished} hands"
+            error = f"the client closed the connection {where}: the dealer sent an over-long line ({self.too_long})"
+            return ClientResult(self.session.hands_finished, self.fallbacks, error, self.chips)
         if self.mismatch is not None:
             error = f"the dealer's lines do not fit the game: {self.mismatch}"
             return ClientResult(self.session.hands_finished, self.fallbacks, error, self.chips, self.mismatch)
@@ -163,7 +169,10 @@ class _Player:
                 await self._handle(line)
                 if self.mismatch is not None:
                     return error
-            except (LineTooLongError, ConnectionError) as problem:
+            except LineTooLongError as problem:
+                self.too_long = str(problem)
+                return error
+            except ConnectionError as problem:
                 return error or f"connection to the dealer failed: {problem}"
 
     async def _handle(self, line: str) -> None:
@@ -272,6 +281,9 @@ class _Player:
         if self._backlog is not None:
             self._backlog.append(_End(error))
             return
+        if isinstance(error, LineTooLongError):
+            self.too_long = str(error)
+            error = None
         ended = self._ended
         if ended is not None and not ended.done():
             ended.set_result(None if error is None else f"connection to the dealer failed: {error}")
@@ -373,7 +385,8 @@ async def connect(url: str, *, token: str | None = None, connect_timeout: float 
     transport takes.
     """
     transport = transport_for(url)
-    log = client_logger().bind(dealer=url)
+    shown = redact_url(url)  # a token in the URL is never logged
+    log = client_logger().bind(dealer=shown)
     deadline = time.monotonic() + connect_timeout
     delay = _RETRY_FIRST_SECONDS
     while True:
@@ -386,7 +399,7 @@ async def connect(url: str, *, token: str | None = None, connect_timeout: float 
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise DealerConnectionError(
-                    f"could not connect to the dealer at {url} within {connect_timeout:g} s: {problem or 'timed out'}"
+                    f"could not connect to the dealer at {shown} within {connect_timeout:g} s: {problem or 'timed out'}"
                 ) from None
             log.debug("connect_retry", error=str(problem), delay=delay)
             await asyncio.sleep(min(delay, remaining))
@@ -429,7 +442,7 @@ async def play_match(
     except BaseException:
         await runner.close()
         raise
-    log = client_logger().bind(dealer=url)
+    log = client_logger().bind(dealer=redact_url(url))
     log.info("connected", strategy=strategy.name, runs=runner.kind)
     clock = DecisionClock(limits, time_per_action)
     player = _Player(connection, game, strategy, clock, log, runner)

@@ -155,6 +155,9 @@ class _Match:
                 check_version(line)
         except (ProtocolError, ConnectionError) as error:
             problem = f"bad version line: {error}"
+        if problem and self.over:  # the dealer closed it (the match is over, or never started)
+            self.connections[seat] = None
+            return False
         if problem:
             self.warn(f"seat {seat + 1} ({connection.peer}) {problem}; the seat is free again")
             with contextlib.suppress(ConnectionError):
@@ -191,8 +194,10 @@ class _Match:
             self._free(seat, connection, reason)
 
     def _free(self, seat: int, connection: LineConnection, reason: str) -> None:
-        """Before the match: the seat may be taken again (a bot restarting, say)."""
-        self.warn(f"seat {seat + 1} ({connection.peer}) {reason} before the match started; the seat is free again")
+        """Before the match: the seat may be taken again (a bot restarting, say). Said only
+        when the player ended the connection (not the dealer, at a start timeout)."""
+        if not self.over:
+            self.warn(f"seat {seat + 1} ({connection.peer}) {reason} before the match started; the seat is free again")
         self.ready[seat] = False
         self.connections[seat] = None
 
@@ -339,6 +344,12 @@ class _Match:
             )
             waited = f"after {config.start_timeout_ms:g} ms, still waiting for {missing}"
             self.output.report_error(f"start timeout: {waited}")
+            self.over = True  # the dealer closes the connections: nobody is to blame for that
+            said = f"# error: start timeout: {waited}; the dealer closes the connection"
+            for connection in self.connections:
+                if connection is not None:
+                    with contextlib.suppress(ConnectionError, OSError):
+                        await connection.send_lines([said])
             return
         if self.signal is not None:
             return

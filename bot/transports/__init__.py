@@ -27,6 +27,7 @@ from pokerbot.bot.transports.base import (
     Listener,
     Transport,
     TransportURLError,
+    redact_url,
 )
 
 
@@ -115,5 +116,6 @@ __all__ = [
     "Transport",
     "TransportURLError",
     "connect",
+    "redact_url",
     "transport_for",
 ]

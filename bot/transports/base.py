@@ -18,7 +18,7 @@ from __future__ import annotations
 import socket
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit
 
 from pokerbot.protocol.errors import ProtocolError
 from pokerbot.protocol.wire import MAX_LINE_LENGTH
@@ -174,6 +174,22 @@ def split_address(url: str) -> tuple[SplitResult, str, int]:
     return parts, parts.hostname, port
 
 
+def redact_url(url: str) -> str:
+    """``url`` fit to be logged or shown: the value of a ``token`` query parameter (and a
+    password in the address) replaced by ``***``."""
+    parts = urlsplit(url)
+    query = parts.query
+    if "token" in query:
+        query = urlencode(
+            [(key, "***" if key == "token" else value) for key, value in parse_qsl(query, keep_blank_values=True)],
+            safe="*",
+        )
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(query=query, netloc=netloc).geturl()
+
+
 def peer_name(address: object) -> str:
     """``host:port`` of a socket address (anything else as text)."""
     return f"{address[0]}:{address[1]}" if isinstance(address, tuple) else str(address)
@@ -210,6 +226,7 @@ __all__ = [
     "format_host",
     "no_delay",
     "peer_name",
+    "redact_url",
     "split_address",
     "too_long",
 ]

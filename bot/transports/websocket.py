@@ -32,6 +32,7 @@ from pokerbot.bot.transports.base import (
     format_host,
     no_delay,
     peer_name,
+    redact_url,
     split_address,
     too_long,
 )
@@ -122,15 +123,15 @@ class WebSocketTransport(Transport):
                 proxy=None,
             )
         except InvalidURI as problem:
-            raise TransportURLError(f"{url!r} is not a WebSocket URL: {problem}") from None
+            raise TransportURLError(f"{redact_url(url)!r} is not a WebSocket URL: {problem}") from None
         except InvalidStatus as problem:
             status = problem.response.status_code
             hint = " (missing or wrong token)" if status == HTTPStatus.UNAUTHORIZED else ""
             raise HandshakeRefusedError(
-                f"the dealer at {url} refused the WebSocket connection: HTTP {status}{hint}"
+                f"the dealer at {redact_url(url)} refused the WebSocket connection: HTTP {status}{hint}"
             ) from None
         except InvalidHandshake as problem:
-            raise HandshakeRefusedError(f"WebSocket handshake with {url} failed: {problem}") from None
+            raise HandshakeRefusedError(f"WebSocket handshake with {redact_url(url)} failed: {problem}") from None
         return WebSocketLineConnection(websocket)
 
     async def listen(
