@@ -168,6 +168,7 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
     for extra in completions:
         ranks = np.ascontiguousarray(space.ranks(tuple(board) + tuple(extra))[live], dtype=np.int32)
         _accumulate_signs(ranks, sums)
+    sums = sums - sums.T  # the upper triangle holds every pair once; the lower is its negative
     need = space.total_board - len(board)
     left = len(space.deck) - len(board) - 2 * space.hole
     matrix = sums.astype(np.float32) / np.float32(comb(left, need))
@@ -180,8 +181,9 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
 
 @njit(cache=True)
 def _accumulate_signs(ranks: np.ndarray, sums: np.ndarray) -> None:
-    """``sums[h, o] += sign(ranks[h] - ranks[o])`` where both ranks are set (>= 0); pairs that
-    share a card are cleared by the caller."""
+    """``sums[h, o] += sign(ranks[h] - ranks[o])`` for ``h < o`` where both ranks are set
+    (>= 0): the upper triangle only (the matrix is antisymmetric; the caller fills the rest).
+    Pairs that share a card are cleared by the caller."""
     n = ranks.shape[0]
     valid = np.empty(n, dtype=sums.dtype)
     for o in range(n):
@@ -190,10 +192,12 @@ def _accumulate_signs(ranks: np.ndarray, sums: np.ndarray) -> None:
         rh = ranks[h]
         if rh < 0:
             continue
-        row = sums[h]
-        for o in range(n):
-            ro = ranks[o]
-            row[o] += ((rh > ro) * 1 - (rh < ro) * 1) * valid[o]
+        row = sums[h, h + 1 :]  # slices, not offsets into the whole row: the loop vectorises
+        others = ranks[h + 1 :]
+        counted = valid[h + 1 :]
+        for k in range(row.shape[0]):
+            ro = others[k]
+            row[k] += ((rh > ro) * 1 - (rh < ro) * 1) * counted[k]
 
 
 __all__ = ["HoldingSpace", "holding_space"]
