@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,13 +96,17 @@ def run_match(
     options: list[str],
     timeout: float,
     quiet: bool = True,
+    env: dict[str, str] | None = None,
+    on_poll: Callable[[int, int], None] | None = None,
 ) -> Outcome:
-    """Start ``dealer`` and one process per seat (``None`` = a C example player of ``game_file``)."""
+    """Start ``dealer`` and one process per seat (``None`` = a C example player of ``game_file``);
+    ``env``: the environment of the pokerbot processes; ``on_poll(dealer pid, log size)`` is
+    called at every poll of the log."""
     names = [f"p{seat + 1}" for seat in range(len(players))]
     argv = [*dealer, match, str(game_file), str(hands), str(seed), *names, *(["-q"] if quiet else []), *options]
     err_path = folder / f"{match}.err"
     with open(err_path, "wb") as err:
-        process = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=err)
+        process = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=err, env=env)
         assert process.stdout is not None
         ports = process.stdout.readline().decode().split()
         seats = []
@@ -110,7 +115,7 @@ def run_match(
                 [*player, "--port", port] if player is not None else [str(example), str(game_file), "127.0.0.1", port]
             )
             with open(folder / f"{match}.seat{seat + 1}.err", "wb") as seat_err:
-                seats.append(subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=seat_err))
+                seats.append(subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=seat_err, env=env))
         log = folder / f"{match}.log"
         header_size = -1
         first = last = None
@@ -126,6 +131,8 @@ def run_match(
             if time.monotonic() > deadline or any(_failed(seat) for seat in seats):
                 process.kill()  # the reference dealer waits for ever for a seat that died
             size = log.stat().st_size if log.exists() else -1
+            if on_poll is not None:
+                on_poll(process.pid, size)
             if header_size < 0 and size > 0:
                 header_size = size
             elif first is None and size > header_size >= 0:
@@ -192,19 +199,47 @@ def _fallbacks(seat_err: Path) -> int:
     return 0
 
 
+def shim(checkout: Path, folder: Path) -> dict[str, str]:
+    """An environment in which ``pokerbot`` (this Python's) imports ``pokerbot.*`` from another
+    checkout: links to its four layer folders, made in ``folder``, first on PYTHONPATH."""
+    package = folder / "compared" / "pokerbot"
+    package.mkdir(parents=True, exist_ok=True)
+    for name in ("protocol", "models", "strategies", "bot"):
+        link = package / name
+        if not link.exists():
+            link.symlink_to(checkout.resolve() / name)
+    return {**os.environ, "PYTHONPATH": str(package.parent)}
+
+
+def load_note() -> str:
+    """The machine's load averages and how many cores it has."""
+    one, five, fifteen = os.getloadavg()
+    return f"load {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} cores"
+
+
 def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
-    """The three set-ups, interleaved, ``args.repeats`` times."""
+    """The set-ups, interleaved, ``args.repeats`` times (with ``--compare``, the other checkout's
+    dealer and clients too)."""
     game_file = reference.game_file(args.game)
     client = [*pokerbot(), "play", "--game", str(game_file), "--strategy", args.strategy, "--log-format", "json"]
-    setups = {
-        "reference dealer + C players": ([str(reference.dealer)], [None, None]),
-        "pokerbot dealer + C players": ([*pokerbot(), "dealer"], [None, None]),
-        f"reference dealer + pokerbot play ({args.strategy})": ([str(reference.dealer)], [client, client]),
+    setups: dict[str, tuple[list[str], list[list[str] | None], dict[str, str] | None]] = {
+        "reference dealer + C players": ([str(reference.dealer)], [None, None], None),
+        "pokerbot dealer + C players": ([*pokerbot(), "dealer"], [None, None], None),
+        f"reference dealer + pokerbot play ({args.strategy})": ([str(reference.dealer)], [client, client], None),
     }
+    if args.compare is not None:
+        other = shim(args.compare, folder)
+        setups["compared pokerbot dealer + C players"] = ([*pokerbot(), "dealer"], [None, None], other)
+        setups[f"reference dealer + compared pokerbot play ({args.strategy})"] = (
+            [str(reference.dealer)],
+            [client, client],
+            other,
+        )
     rates: dict[str, list[float]] = {name: [] for name in setups}
     cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
+    loads: list[float] = []
     for repeat in range(args.repeats):
-        for index, (name, (dealer, players)) in enumerate(setups.items()):
+        for index, (name, (dealer, players, env)) in enumerate(setups.items()):
             outcome = run_match(
                 dealer,
                 f"tp{repeat}_{index}",
@@ -216,27 +251,110 @@ def throughput(reference: ReferenceBuild, args: argparse.Namespace, folder: Path
                 folder,
                 [],
                 600,
+                env=env,
             )
             if outcome.hands != args.hands:
                 print(f"  {name}: only {outcome.hands} hands ({outcome.error})")
             rates[name].append(outcome.rate)
             cpu[name].append((1000 * outcome.dealer_cpu / outcome.hands, 1000 * outcome.players_cpu / outcome.hands))
-            print(f"  run {repeat + 1} {name}: {outcome.rate:.0f} hands/s (load {os.getloadavg()[0]:.1f})", flush=True)
+            loads.append(os.getloadavg()[0])
+            print(f"  run {repeat + 1} {name}: {outcome.rate:.0f} hands/s ({load_note()})", flush=True)
     base = statistics.median(rates["reference dealer + C players"])
-    print(f"\n{args.game}, {args.hands} hands, median of {args.repeats}:")
-    print(f"{'set-up':<48} {'hands/s':>8} {'x reference':>12} {'dealer CPU ms/hand':>19} {'players CPU ms/hand':>20}")
+    print(
+        f"\n{args.game}, {args.hands} hands, median of {args.repeats}; 1-minute load {min(loads):.1f}-{max(loads):.1f}:"
+    )
+    print(f"{'set-up':<58} {'hands/s':>8} {'x reference':>12} {'dealer CPU ms/hand':>19} {'players CPU ms/hand':>20}")
     for name, values in rates.items():
         median = statistics.median(values)
         dealer_ms = statistics.median(d for d, _ in cpu[name])
         players_ms = statistics.median(p for _, p in cpu[name])
-        print(f"{name:<48} {median:>8.0f} {median / base:>12.2f} {dealer_ms:>19.3f} {players_ms:>20.3f}")
+        print(f"{name:<58} {median:>8.0f} {median / base:>12.2f} {dealer_ms:>19.3f} {players_ms:>20.3f}")
+
+
+def memory(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
+    """The dealer's resident memory after ``--at`` hands and near the end of a long match (99 %
+    of its hands), our dealer (and the compared checkout's) with two C example players, and the
+    reference's."""
+    game_file = reference.game_file(args.game)
+    setups: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "reference dealer": ([str(reference.dealer)], None),
+        "pokerbot dealer": ([*pokerbot(), "dealer"], None),
+    }
+    if args.compare is not None:
+        setups["compared pokerbot dealer"] = ([*pokerbot(), "dealer"], shim(args.compare, folder))
+    print(f"{args.game}, {args.hands} hands, two C example players; resident memory of the dealer (MB):")
+    for index, (name, (dealer, env)) in enumerate(setups.items()):
+        sampler = _MemorySampler(folder / f"mem{index}.log", args.at, args.hands - max(1, args.hands // 100))
+        run_match(
+            dealer,
+            f"mem{index}",
+            game_file,
+            args.hands,
+            1,
+            [None, None],
+            reference.example_player,
+            folder,
+            [],
+            7200,
+            env=env,
+            on_poll=sampler,
+        )
+        at, end = sampler.early, sampler.last
+        print(
+            f"  {name:<26} after {args.at:,} hands {at:6.1f}   after {sampler.late:,} hands {end:6.1f}   "
+            f"ratio {end / at:.3f} ({load_note()})",
+            flush=True,
+        )
+
+
+class _MemorySampler:
+    """Polled with the dealer's pid: its resident memory (MB) once ``at`` hands are logged
+    (``early``) and once ``late`` hands are (``last``: before the match's end, whose teardown
+    could hide what the match held)."""
+
+    def __init__(self, log: Path, at: int, late: int) -> None:
+        self.log, self.at, self.late = log, at, late
+        self.offset, self.hands = 0, 0
+        self.early, self.last = float("nan"), float("nan")
+
+    def __call__(self, pid: int, size: int) -> None:
+        if self.hands >= self.late or size <= self.offset:
+            return
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            with open(self.log, "rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read()
+        except OSError:
+            return
+        rss = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS")), None)
+        complete = data.rfind(b"\n") + 1
+        self.hands += sum(line.startswith(b"STATE") for line in data[:complete].splitlines())
+        self.offset += complete
+        if rss is not None and self.hands >= self.at and self.early != self.early:
+            self.early = rss
+        if rss is not None and self.hands >= self.late:
+            self.last = rss
 
 
 def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) -> None:
     """Every hold'em game's default strategy, one seat, on the reference dealer under tight limits."""
     options = ["--t_response", str(args.t_response), "--t_hand", str(args.t_hand)]
     where = "every seat" if args.every_seat else "seat 1 (C example players in the others)"
-    print(f"reference dealer {' '.join(options)}, {args.hands} hands, pokerbot default strategy in {where}:")
+    beside = f", {args.load} CPU-bound processes beside the matches" if args.load else ""
+    print(f"reference dealer {' '.join(options)}, {args.hands} hands, pokerbot default strategy in {where}{beside}:")
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.load)]
+    try:
+        failures = _limit_matches(reference, args, folder, options)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    print("all matches complete" if not failures else f"{failures} matches failed")
+
+
+def _limit_matches(reference: ReferenceBuild, args: argparse.Namespace, folder: Path, options: list[str]) -> int:
+    """The matches of :func:`limits`; how many failed."""
     failures = 0
     for game in args.games:
         game_file = reference.game_file(game)
@@ -272,7 +390,7 @@ def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) ->
             verdict = "complete" if ok else f"FAILED ({outcome.error or outcome.status})"
             print(
                 f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}, "
-                f"{outcome.fallbacks} fallback actions (load {os.getloadavg()[0]:.1f})",
+                f"{outcome.fallbacks} fallback actions ({load_note()})",
                 flush=True,
             )
             if args.transcripts:
@@ -280,7 +398,7 @@ def limits(reference: ReferenceBuild, args: argparse.Namespace, folder: Path) ->
                 for seat, seat_times in sorted(times.items()):
                     who = "pokerbot" if args.every_seat or seat == 1 else "C example player"
                     print(f"    seat {seat} ({who}): {_describe(seat_times)}", flush=True)
-    print("all matches complete" if not failures else f"{failures} matches failed")
+    return failures
 
 
 def main() -> None:
@@ -292,6 +410,12 @@ def main() -> None:
     tp.add_argument("--hands", type=int, default=3000)
     tp.add_argument("--repeats", type=int, default=3)
     tp.add_argument("--strategy", default="random", help="the pokerbot clients' strategy (default random)")
+    tp.add_argument("--compare", type=Path, default=None, help="another pokerbot checkout, run side by side")
+    mem = sub.add_parser("memory", help="the dealer's memory early in a long match and at its end")
+    mem.add_argument("--game", default="holdem-nolimit-2p", choices=HOLDEM)
+    mem.add_argument("--hands", type=int, default=40000)
+    mem.add_argument("--at", type=int, default=1000, help="the early sample, in hands")
+    mem.add_argument("--compare", type=Path, default=None, help="another pokerbot checkout's dealer too")
     lim = sub.add_parser("limits", help="default strategies under tight limits on the reference dealer")
     lim.add_argument("--games", nargs="+", default=list(HOLDEM), choices=HOLDEM)
     lim.add_argument("--hands", type=int, default=300)
@@ -299,6 +423,7 @@ def main() -> None:
     lim.add_argument("--t_response", type=int, default=100, help="ms")
     lim.add_argument("--t_hand", type=int, default=1000, help="ms")
     lim.add_argument("--every-seat", action="store_true", help="pokerbot in every seat (default: seat 1 only)")
+    lim.add_argument("--load", type=int, default=0, help="CPU-bound processes to run beside the matches")
     lim.add_argument(
         "--transcripts", action="store_true", help="the dealer writes its transcript: response times per seat"
     )
@@ -309,7 +434,7 @@ def main() -> None:
         folder = args.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
         print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.2f}")
-        (throughput if args.what == "throughput" else limits)(reference, args, folder)
+        {"throughput": throughput, "memory": memory, "limits": limits}[args.what](reference, args, folder)
 
 
 if __name__ == "__main__":

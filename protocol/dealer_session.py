@@ -63,7 +63,9 @@ class DealerSession:
     transaction file: the match then goes on where it stopped. ``first_hand`` starts the
     match at that hand of the seed's deals (the earlier deals are skipped; hand numbers and
     seat rotation go on from there): a long match played in pieces deals and seats each piece
-    exactly as the long match would.
+    exactly as the long match would. ``hand_values``: :attr:`per_hand_values` keeps every
+    hand's values; False keeps the totals alone, so the session's memory does not grow with
+    the number of hands (a dealer, whose log keeps the hands).
     """
 
     def __init__(
@@ -79,6 +81,7 @@ class DealerSession:
         wire: bool = True,
         transactions: bool = False,
         first_hand: int = 0,
+        hand_values: bool = True,
     ) -> None:
         if hands < 0:
             raise ValueError(f"the number of hands must be at least 0, got {hands}")
@@ -99,6 +102,9 @@ class DealerSession:
         n = game.num_players
         self.totals: dict[str, float] = dict.fromkeys(self.names, 0.0)
         self.per_hand_values: list[dict[str, float]] = []
+        """Each finished hand's values by player name (empty unless ``hand_values``)."""
+        self._hand_values = hand_values
+        self._hands_played = 0
         self.invalid_actions = [0] * n
         self.match_seconds = [0.0] * n
         """Each seat's response time so far in the match, in seconds."""
@@ -127,7 +133,7 @@ class DealerSession:
     @property
     def hands_played(self) -> int:
         """Hands finished and logged so far."""
-        return len(self.per_hand_values)
+        return self._hands_played
 
     @property
     def awaiting(self) -> int | None:
@@ -446,7 +452,9 @@ class DealerSession:
         values = dict(zip(names, state.values()))
         for name, value in values.items():
             self.totals[name] += value
-        self.per_hand_values.append(values)
+        self._hands_played += 1
+        if self._hand_values:
+            self.per_hand_values.append(values)
         return HandLogged(self._hand_number, values, state, seats)
 
     def _finish_match(self) -> list[DealerEvent]:

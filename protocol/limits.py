@@ -12,6 +12,7 @@ Pure: no clock is read here; callers pass the seconds used so far.
 
 from __future__ import annotations
 
+import collections
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -83,8 +84,11 @@ class TimeLimits:
 
 MARGIN_FRACTION = 0.05
 """A client answers this share of the time it has before the dealer's limit (seconds: at least
-:data:`MARGIN_MIN_SECONDS`), for the network and the scheduler."""
+:data:`MARGIN_MIN_SECONDS`), for the network and the scheduler, plus the latest lateness it
+observed (:meth:`DecisionClock.note_lateness`)."""
 MARGIN_MIN_SECONDS = 0.05
+LATENESS_MEMORY = 100
+"""How many answers back an observed lateness still widens the margin."""
 SOFT_FRACTION = 0.9
 """Without ``time_per_action`` the strategy's deadline is this share of the hard budget."""
 
@@ -101,6 +105,8 @@ class DecisionClock:
         self.hands_started = 0
         self.hand_seconds = 0.0
         self.match_seconds = 0.0
+        self._lateness: collections.deque[float] = collections.deque(maxlen=LATENESS_MEMORY)
+        self._worst = 0.0
 
     def start_hand(self) -> None:
         """A new hand began: its own budget starts afresh and the match bank grows."""
@@ -115,10 +121,30 @@ class DecisionClock:
         )
         return remaining.seconds
 
+    @property
+    def margin_extra(self) -> float:
+        """Seconds added to the margin: the worst lateness of the last :data:`LATENESS_MEMORY`
+        answers (0 while every answer left on time)."""
+        return self._worst
+
+    def note_lateness(self, seconds: float) -> None:
+        """An answer left ``seconds`` after its cut-off (0 or less: on time). The margin of the
+        next decisions grows by the worst of the recent latenesses, and shrinks back as
+        answers leave on time."""
+        late = max(0.0, seconds)
+        lateness = self._lateness
+        dropped = lateness[0] if len(lateness) == lateness.maxlen else 0.0
+        lateness.append(late)
+        if late >= self._worst:
+            self._worst = late
+        elif dropped >= self._worst:
+            self._worst = max(lateness)
+
     def budget(self) -> tuple[float, float]:
         """(soft, hard) seconds for the next decision: the strategy's deadline, and the cut-off."""
         available = self.available()
-        hard = max(0.0, available - max(MARGIN_MIN_SECONDS, MARGIN_FRACTION * available))
+        margin = max(MARGIN_MIN_SECONDS, MARGIN_FRACTION * available) + self._worst
+        hard = max(0.0, available - margin)
         cap = self.time_per_action
         if cap is None:
             return hard * SOFT_FRACTION, hard

@@ -30,7 +30,7 @@ from pokerbot.bot.transports.tcp import TcpLineConnection
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.limits import DecisionClock, TimeLimits
-from pokerbot.protocol.wire import MatchState
+from pokerbot.protocol.wire import MatchState, parse_match_state
 from pokerbot.strategies.base import Strategy
 
 KUHN = load_game("kuhn")
@@ -138,6 +138,46 @@ def test_clock_per_hand_and_time_per_action_caps() -> None:
     assert clock.budget() == pytest.approx((0.05, 0.05))
     with pytest.raises(ValueError, match="positive"):
         DecisionClock(time_per_action=0)
+
+
+def test_clock_margin_grows_with_the_lateness_seen_and_shrinks_back() -> None:
+    from pokerbot.protocol.limits import LATENESS_MEMORY
+
+    clock = DecisionClock(TimeLimits(response_ms=100, hand_ms=1000, per_hand_ms=100_000))
+    clock.start_hand()
+    assert clock.budget()[1] == pytest.approx(0.05)  # 100 ms less the 50 ms margin
+    clock.note_lateness(0.03)  # an answer left 30 ms after its cut-off
+    clock.note_lateness(-0.01)
+    assert clock.budget()[1] == pytest.approx(0.02)
+    clock.note_lateness(0.01)
+    assert clock.budget()[1] == pytest.approx(0.02)  # the worst recent lateness counts
+    for _ in range(LATENESS_MEMORY - 2):
+        clock.note_lateness(0.0)
+    assert clock.budget()[1] == pytest.approx(0.04)  # the 30 ms has been forgotten, the 10 ms not yet
+    clock.note_lateness(0.0)
+    clock.note_lateness(0.0)
+    assert clock.budget()[1] == pytest.approx(0.05)
+
+
+def test_a_strategy_process_runs_below_the_client_s_priority() -> None:
+    from pokerbot.bot.client.runner import STRATEGY_NICENESS, ProcessRunner
+
+    class Nice(Strategy):
+        name = "nice"
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            return LIMIT_RAISE if os.nice(0) > 0 else CALL
+
+    async def ask() -> Action:
+        runner = ProcessRunner(Nice(KUHN), KUHN)
+        try:
+            view = parse_match_state(HAND_0[0], KUHN)
+            return await runner.decide(view, HAND_0[0], time.monotonic() + 5, 5.0)
+        finally:
+            await runner.close()
+
+    assert os.nice(0) + STRATEGY_NICENESS <= 19
+    assert asyncio.run(ask()) == LIMIT_RAISE
 
 
 # ------------------------------------------------------------ strategy worker

@@ -147,6 +147,7 @@ def config_from_argv(argv: list[str]) -> DealerConfig:
     limits = TimeLimits(args.t_response, args.t_hand, args.t_per_hand)
     try:
         return DealerConfig(
+            hand_values=False,  # the log keeps the hands: memory stays flat however long the match
             match_name=args.match_name,
             game=game,
             game_label=args.game,

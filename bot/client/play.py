@@ -122,6 +122,8 @@ class _Player:
         (:meth:`_exchange_inline`): resolved with the transport error (or None) at the end."""
         self._backlog: collections.deque[str | _End] | None = None
         """Lines that came while a reply waited for the connection's buffer to drain."""
+        self._cutoff = 0.0
+        """The cut-off of the latest request, in seconds from its reading."""
         self.too_long: str | None = None
         """Set when the dealer sent an over-long line, on which the client closed the connection."""
 
@@ -181,7 +183,7 @@ class _Player:
         if isinstance(event, ActionRequired):
             action = await self._decide(event.view, line, started)
             await self.connection.send_lines([self.session.respond(event.view, action)])
-            self.clock.charge(time.monotonic() - started)
+            self._answered(started)
         elif isinstance(event, HandFinished):
             await self._observe(event.view, line)
 
@@ -219,10 +221,18 @@ class _Player:
                 self.dealer_error = line.lstrip("#; ")
         return None, received
 
+    def _answered(self, started: float) -> None:
+        """The answer to the request read at ``started`` has left: charge its time, and note
+        how late it left (the margins grow with the lateness seen)."""
+        elapsed = time.monotonic() - started
+        self.clock.charge(elapsed)
+        self.clock.note_lateness(elapsed - self._cutoff)
+
     async def _decide(self, view: MatchState, line: str, started: float) -> Action:
         """The strategy's action for ``view`` (``line`` as received), or the fallback when it
         fails or is late; the budget runs from ``started`` (monotonic seconds)."""
         soft, hard = self.clock.budget()
+        self._cutoff = hard
         left = hard - (time.monotonic() - started)
         if left <= 0:
             return self._fallback(view, "no time left under the ACPC limits")
@@ -265,7 +275,7 @@ class _Player:
                     self._backlog = collections.deque()
                     asyncio.ensure_future(self._send_late(reply, started))
                     return
-                self.clock.charge(time.monotonic() - started)
+                self._answered(started)
             elif isinstance(event, HandFinished):
                 try:
                     self._inline().observe_now(event.view)
@@ -294,7 +304,7 @@ class _Player:
         assert ended is not None and self._backlog is not None
         try:
             await self.connection.send_lines(reply)
-            self.clock.charge(time.monotonic() - started)
+            self._answered(started)
             while self._backlog:
                 item = self._backlog.popleft()
                 if isinstance(item, _End):
@@ -323,6 +333,7 @@ class _Player:
     def _decide_inline(self, view: MatchState, started: float) -> Action:
         """:meth:`_decide` for an inline strategy, without a coroutine."""
         soft, hard = self.clock.budget()
+        self._cutoff = hard
         if hard - (time.monotonic() - started) <= 0:
             return self._fallback(view, "no time left under the ACPC limits")
         try:

@@ -25,6 +25,7 @@ import asyncio
 import collections
 import contextlib
 import multiprocessing
+import os
 import signal
 import time
 from abc import ABC, abstractmethod
@@ -53,6 +54,8 @@ and the next, which waits for the child within its own time (against a fast oppo
 dozen requests can come in the few milliseconds a late decision overruns by; each used to
 get the fallback at once)."""
 _REAP_SECONDS = 0.2
+STRATEGY_NICENESS = 5
+"""How many nice levels below the client a strategy process runs."""
 
 
 class StrategyFailedError(RuntimeError):
@@ -152,8 +155,12 @@ _ACTION, _ERROR, _OBSERVED, _BYE = b"A", b"E", b"K", b"B"
 
 def _child(parent_end: Connection, connection: Connection, strategy: Strategy, game: Game, ordered: bool) -> None:
     """The strategy process's entry: close its copy of the client's end of the pipe (so that
-    the client closing its end is an end of file here), then :func:`_serve`."""
+    the client closing its end is an end of file here), lower its scheduling priority by
+    :data:`STRATEGY_NICENESS` (so that on a busy machine the client's own answers, the
+    fallback above all, never wait for the strategy's computing), then :func:`_serve`."""
     parent_end.close()
+    with contextlib.suppress(OSError):  # the client's answers before the strategy's thinking
+        os.nice(STRATEGY_NICENESS)
     _serve(connection, strategy, game, ordered)
 
 

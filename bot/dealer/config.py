@@ -50,6 +50,9 @@ class DealerConfig(BaseModel):
     token: str | None = None
     max_invalid: int | None = Field(default=None, ge=0)
     game_label: str | None = None
+    hand_values: bool = True
+    """Keep every hand's values for :attr:`MatchResult.per_hand_values` (False: the totals
+    alone, memory flat in the number of hands; the log keeps the hands)."""
 
     @field_validator("transport")
     @classmethod

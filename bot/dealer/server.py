@@ -81,6 +81,7 @@ class _Match:
             max_invalid=config.max_invalid,
             limits=config.limits,
             transactions=config.transactions,
+            hand_values=config.hand_values,
         )
         seats = config.game.num_players
         self.connections: list[LineConnection | None] = [None] * seats
