@@ -6,7 +6,9 @@ Both environments play the same loop in one process: PettingZoo's AEC ``agent_it
 agent taking a uniformly random legal action from its observation's mask, ``reset`` after every
 hand. A step is one ``env.step`` call with an action (the ``step(None)`` calls of finished
 agents are not counted, but their time is). Each rate is given per second of wall time and per
-second of this process's CPU time (what one process does on a core of its own). Ours:
+second of this process's CPU time (what one process does on a core of its own), with the machine's
+one-minute load average and core count when the run started and ended (wall-time rates mean
+little on a loaded machine). Ours:
 :class:`pokerbot.strategies.rl.env.PokerAECEnv` with the 36-entry encoding; PettingZoo's:
 ``pettingzoo.classic.leduc_holdem_v4`` (needs ``rlcard`` and ``pygame``, in the ``bench``
 extra; left out with a note when missing). Prints the median rate of the repeats.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -70,6 +73,7 @@ def main() -> None:
         "pettingzoo leduc_holdem_v4": pettingzoo_leduc(),
     }
     results: dict[str, dict[str, float] | None] = {}
+    load_before = os.getloadavg()[0]
     for name, make in makers.items():
         if make is None:
             print(f"{name}: not installed (pip install rlcard pygame)")
@@ -80,6 +84,8 @@ def main() -> None:
         results[name] = {"wall": wall, "cpu": cpu}
         measured = f"median of {args.repeats} x {args.steps:,}"
         print(f"{name}: {wall:,.0f} steps/s, {cpu:,.0f} steps per CPU second ({measured})")
+    load = {"cores": os.cpu_count(), "before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)}
+    print(f"load average (1 minute) {load['before']:.2f} before, {load['after']:.2f} after, on {load['cores']} cores")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         document = {
@@ -87,6 +93,7 @@ def main() -> None:
             "command": f"python benchmarks/bench_rl_env.py --steps {args.steps} --repeats {args.repeats}",
             "python": platform.python_version(),
             "steps_per_second": results,
+            "load_average": load,
             "unit": "steps per second of wall time (wall) and of the process's CPU time (cpu)",
         }
         args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
