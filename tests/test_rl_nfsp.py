@@ -90,3 +90,24 @@ def test_rl_train_command_writes_a_policy_every_tool_reads(tmp_path: Path) -> No
 def test_rl_train_refuses_no_limit() -> None:
     result = CliRunner().invoke(app, ["rl", "train", "holdem-nolimit-2p", "--seconds", "1", "--out", "x"])
     assert result.exit_code == 2
+
+
+def test_settings_from_key_value_strings() -> None:
+    items = ["replay_capacity=30000", "optimizer=sgd", "rl-learning-rate=0.1", "hidden=1e2"]
+    settings = NfspSettings.from_strings(items)
+    assert settings == NfspSettings(replay_capacity=30_000, optimizer="sgd", rl_learning_rate=0.1, hidden=100)
+    for bad in (["replay_capacity"], ["colour=red"], ["hidden=3.5"], ["optimizer=rmsprop"]):
+        with pytest.raises(ValueError, match="replay_capacity|colour|hidden|rmsprop"):
+            NfspSettings.from_strings(bad)
+
+
+def test_rl_train_set_changes_a_setting_and_refuses_an_unknown_one(tmp_path: Path) -> None:
+    runner = CliRunner()
+    arguments = ["rl", "train", "kuhn", "--seconds", "0.5", "--eval-every", "0.5", "--out", str(tmp_path), "-q"]
+    result = runner.invoke(app, [*arguments, "--set", "optimizer=sgd", "--set", "hidden=16"])
+    assert result.exit_code == 0, result.output
+    curve = json.loads((tmp_path / "curve.json").read_text())
+    assert curve["settings"]["optimizer"] == "sgd" and curve["settings"]["hidden"] == 16
+    assert curve["command"].endswith("--set optimizer=sgd --set hidden=16")
+    bad = runner.invoke(app, [*arguments, "--set", "colour=red"])
+    assert bad.exit_code == 2 and "colour=red" in bad.output and "--set" in bad.output

@@ -8,8 +8,9 @@ seconds, and writes ``DIR/policy.json`` (the average policy as a ``pokerbot.poli
 ``pokerbot exploitability GAME DIR/policy.json``, ``pokerbot match --players policy:DIR/policy.json``)
 and ``DIR/curve.json`` (exploitability in chips per hand against CPU seconds and hands). With
 ``--checkpoint DIR`` the networks, buffers and curve are saved there at every evaluation, and the
-same command run again goes on where it stopped. CPU time, not wall time: the figure does not
-depend on what else the machine runs. Needs PyTorch (``pip install -e ".[rl]"``).
+same command run again goes on where it stopped (with the saved settings). ``--set KEY=VALUE``
+changes one of :class:`~pokerbot.strategies.rl.nfsp.NfspSettings` (repeatable). CPU time, not
+wall time: the figure does not depend on what else the machine runs. Needs PyTorch (``pip install -e ".[rl]"``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def train(
     encoding: str | None = typer.Option(
         None, "--encoding", help="Observation encoding (default: leduc-infostate in Leduc, else the game's)."
     ),
+    setting: list[str] = typer.Option(
+        [], "--set", help="An NFSP setting, KEY=VALUE (repeatable; the keys of NfspSettings, e.g. optimizer=sgd)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ) -> None:
     """Train NFSP in GAME; write the average policy (tabular) and its exploitability curve."""
@@ -50,11 +54,15 @@ def train(
     except ImportError:
         raise fail('NFSP needs PyTorch: pip install -e ".[rl]"', status=1) from None
     from pokerbot.strategies.rl.encoding import EncodingError
-    from pokerbot.strategies.rl.nfsp import NFSP
+    from pokerbot.strategies.rl.nfsp import NFSP, NfspSettings
     from pokerbot.strategies.solvers.errors import SolverError
     from pokerbot.strategies.solvers.exploitability import evaluate
     from pokerbot.strategies.solvers.tree import build_tree
 
+    try:
+        settings = NfspSettings.from_strings(setting)
+    except ValueError as error:
+        raise fail(str(error), "--set") from None
     if seconds <= 0 or eval_every <= 0:
         raise fail("--seconds and --eval-every must be positive", "--seconds" if seconds <= 0 else "--eval-every")
     try:
@@ -81,11 +89,12 @@ def train(
             if not quiet:
                 typer.echo(f"resumed from {saved} at {curve[-1]['cpu_seconds']:.0f} CPU seconds", err=True)
         else:
-            nfsp = NFSP(definition, encoding, seed=seed)
+            nfsp = NFSP(definition, encoding, settings, seed=seed)
     except (EncodingError, ValueError) as error:
         raise fail(str(error), "--encoding") from None
     trained = curve[-1]["cpu_seconds"] if curve else 0.0
     command = f"pokerbot rl train {game} --seconds {seconds:g} --seed {seed} --eval-every {eval_every:g}"
+    command += "".join(f" --set {item}" for item in setting)
 
     def document() -> dict[str, Any]:
         return {

@@ -62,6 +62,10 @@ class NfspSettings:
     optimizer: str = "adam"
     """``adam`` or ``sgd`` (for both networks)."""
 
+    def __post_init__(self) -> None:
+        if self.optimizer not in ("sgd", "adam"):
+            raise ValueError(f"optimizer {self.optimizer!r}: choose sgd or adam")
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready values."""
         return asdict(self)
@@ -74,6 +78,25 @@ class NfspSettings:
         if unknown:
             raise ValueError(f"unknown NFSP settings: {', '.join(unknown)}")
         return cls(**data)
+
+    @classmethod
+    def from_strings(cls, items: list[str]) -> NfspSettings:
+        """The defaults with ``KEY=VALUE`` items applied (``replay_capacity=30000``), each value
+        read as its field's type (ValueError names a bad item)."""
+        types = {f.name: type(getattr(cls(), f.name)) for f in fields(cls)}
+        changes: dict[str, Any] = {}
+        for item in items:
+            key, equals, text = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not equals or key not in types:
+                raise ValueError(f"{item!r}: expected KEY=VALUE with KEY one of {', '.join(types)}")
+            kind = types[key]
+            try:
+                value = kind(float(text)) if kind is int and float(text).is_integer() else kind(text)
+            except ValueError:
+                raise ValueError(f"{item!r}: {key} takes {kind.__name__} values") from None
+            changes[key] = value
+        return cls(**changes)
 
 
 def _mlp(inputs: int, hidden: int, outputs: int) -> nn.Sequential:
@@ -146,8 +169,6 @@ class _Player:
         self.target = _mlp(size, settings.hidden, actions)
         self.target.load_state_dict(self.q.state_dict())
         self.average = _mlp(size, settings.hidden, actions)
-        if settings.optimizer not in ("sgd", "adam"):
-            raise ValueError(f"optimizer {settings.optimizer!r}: choose sgd or adam")
         optimizer = torch.optim.SGD if settings.optimizer == "sgd" else torch.optim.Adam
         self.q_optimizer = optimizer(self.q.parameters(), lr=settings.rl_learning_rate)
         self.average_optimizer = optimizer(self.average.parameters(), lr=settings.sl_learning_rate)
