@@ -68,6 +68,10 @@ class Outcome:
     """CPU seconds of all the player processes together."""
     fallbacks: int = 0
     """Safe actions the ``pokerbot play`` seats sent for a strategy that had not answered in time."""
+    observed: int = 0
+    """Hands' ends the ``pokerbot play`` seats' strategies observed, all seats together."""
+    skipped: int = 0
+    """``observe_skipped`` lines the ``pokerbot play`` seats logged."""
 
 
 def _reap(process: subprocess.Popen[bytes], timeout: float | None) -> float:
@@ -146,7 +150,7 @@ def run_match(
     rate = (logged - 1) / (last - first) if first is not None and logged > 1 else float("nan")
     tail = [line for line in err_path.read_text(errors="replace").splitlines() if "ERROR" in line or "WARNING" in line]
     score = next((line for line in out.splitlines() if line.startswith("SCORE")), "")
-    fallbacks = sum(_fallbacks(folder / f"{match}.seat{seat + 1}.err") for seat in range(len(players)))
+    counts = [_client_counts(folder / f"{match}.seat{seat + 1}.err") for seat in range(len(players))]
     for seat in range(len(players)):
         tail += [
             line
@@ -154,7 +158,9 @@ def run_match(
             if line.startswith(("Traceback", "ERROR")) or '"level": "error"' in line
         ]
     outcome = Outcome(logged, rate, process.returncode or 0, " / ".join(tail[-2:]), score, dealer_cpu, players_cpu)
-    outcome.fallbacks = fallbacks
+    outcome.fallbacks = sum(count[0] for count in counts)
+    outcome.observed = sum(count[1] for count in counts)
+    outcome.skipped = sum(count[2] for count in counts)
     return outcome
 
 
@@ -191,12 +197,17 @@ def _failed(process: subprocess.Popen[bytes]) -> bool:
     return info is not None and (info.si_code != os.CLD_EXITED or info.si_status != 0)
 
 
-def _fallbacks(seat_err: Path) -> int:
-    """The fallback count a ``pokerbot play --log-format json`` seat reports when its match is over."""
+def _client_counts(seat_err: Path) -> tuple[int, int, int]:
+    """What a ``pokerbot play --log-format json`` seat reports: fallbacks and hands observed
+    (from its ``match_over`` line), and the ``observe_skipped`` lines it logged."""
+    fallbacks = observed = skipped = 0
     for line in seat_err.read_text(errors="replace").splitlines():
-        if '"match_over"' in line:
-            return int(json.loads(line).get("fallbacks") or 0)
-    return 0
+        if '"observe_skipped"' in line:
+            skipped += 1
+        elif '"match_over"' in line:
+            report = json.loads(line)
+            fallbacks, observed = int(report.get("fallbacks") or 0), int(report.get("observed") or 0)
+    return fallbacks, observed, skipped
 
 
 def shim(checkout: Path, folder: Path) -> dict[str, str]:
@@ -390,7 +401,8 @@ def _limit_matches(reference: ReferenceBuild, args: argparse.Namespace, folder: 
             verdict = "complete" if ok else f"FAILED ({outcome.error or outcome.status})"
             print(
                 f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}, "
-                f"{outcome.fallbacks} fallback actions ({load_note()})",
+                f"{outcome.fallbacks} fallback actions, {outcome.observed} hands' ends observed, "
+                f"{outcome.skipped} skipped ({load_note()})",
                 flush=True,
             )
             if args.transcripts:
