@@ -41,8 +41,10 @@ class MatchState:
 
     A view made by a :class:`MatchStateReader` takes its state when ``state`` is first read:
     while the reader has read no later line, the state it holds (no copy); after that, the
-    line read alone (the same state, by the reader's contract). Reading ``position``,
-    ``hand_number`` or :attr:`is_my_turn` never needs the state.
+    line read alone (the same state, by the reader's contract). The view and the reader each
+    take the state in one atomic step, so a view may be read in another thread while the
+    reader goes on. Reading ``position``, ``hand_number`` or :attr:`is_my_turn` never needs
+    the state.
     """
 
     __slots__ = ("_position", "_hand_number", "_state", "_cell", "_line", "_game", "_turn")
@@ -273,9 +275,9 @@ class MatchStateReader:
         raises the error the line deserves)."""
         state = self._state
         assert state is not None
-        if self._cell:
-            self._cell.pop()  # no view took it: change it in place
-        else:
+        try:
+            self._cell.pop()  # no view took it: change it in place (one atomic step, as the view's)
+        except IndexError:
             state = state.copy()  # the last view has it: leave it as it was
         self._head = ""  # until the line is read: a failure leaves nothing to extend
         round_before = state.round
