@@ -8,8 +8,6 @@ import json
 import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -763,37 +761,3 @@ def test_redact_url_hides_tokens_and_passwords_only() -> None:
     assert redact_url("ws://h:1/p?token=abc&seat=2") == "ws://h:1/p?token=***&seat=2"
     assert redact_url("wss://user:pw@h:1/") == "wss://user:***@h:1/"
     assert redact_url("tcp://127.0.0.1:9") == "tcp://127.0.0.1:9"
-
-
-def test_a_client_with_raised_priority_forks_its_strategy_into_the_ordinary_class() -> None:
-    """In a child Python: the client raises its priority (real time as root, nice -5 with the
-    capability, else nothing); its strategy process, forked before, runs in the ordinary class
-    5 nice levels below where the client started."""
-    code = """
-import asyncio, os, time
-from pokerbot.bot.client.runner import ProcessRunner, raise_client_priority
-from pokerbot.protocol.actions import CALL, LIMIT_RAISE
-from pokerbot.protocol.game import load_game
-from pokerbot.protocol.wire import parse_match_state
-from pokerbot.strategies.base import Strategy
-KUHN = load_game("kuhn")
-START = os.nice(0)
-class Where(Strategy):
-    name = "where"
-    def decide(self, view, deadline):
-        ordinary = os.sched_getscheduler(0) == os.SCHED_OTHER
-        return LIMIT_RAISE if ordinary and os.nice(0) == START + 5 else CALL
-async def ask():
-    runner = ProcessRunner(Where(KUHN), KUHN)
-    how = raise_client_priority()
-    line = "MATCHSTATE:0:0::Ks|"
-    try:
-        return how, await runner.decide(parse_match_state(line, KUHN), line, time.monotonic() + 5, 5.0)
-    finally:
-        await runner.close()
-how, action = asyncio.run(ask())
-print(how, action)
-"""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    how, action = done.stdout.split()
-    assert how in ("realtime", "nice -5", "unchanged") and action == "r", done.stderr

@@ -179,7 +179,6 @@ def play(
                 # A person answers at the terminal of this process; a strategy runs where
                 # the client puts it (a process of its own, unless it is cheap).
                 isolation="thread" if human else "auto",
-                raise_priority=not human,
             )
         )
     except DealerConnectionError as error:

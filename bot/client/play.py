@@ -44,14 +44,7 @@ from typing import Any
 
 import structlog
 
-from pokerbot.bot.client.runner import (
-    InlineRunner,
-    Isolation,
-    Runner,
-    StrategyFailedError,
-    make_runner,
-    raise_client_priority,
-)
+from pokerbot.bot.client.runner import InlineRunner, Isolation, Runner, StrategyFailedError, make_runner
 from pokerbot.bot.client.worker import StrategyBusyError
 from pokerbot.bot.transports import HandshakeRefusedError, LineConnection, LineTooLongError, redact_url, transport_for
 from pokerbot.protocol.actions import Action
@@ -435,7 +428,6 @@ async def play_match(
     connect_timeout: float = 10.0,
     isolation: Isolation = "auto",
     ordered: bool = False,
-    raise_priority: bool = False,
 ) -> ClientResult:
     """Play ``strategy`` in one match at the dealer seat ``url`` until it ends.
 
@@ -449,24 +441,20 @@ async def play_match(
     (reproducible matches under generous limits; by default a strategy process observes the
     hands' ends queued whenever no decision waits, so a decision waits for at most one
     observation). The strategy's
-    :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting.
-    ``raise_priority``: once the strategy process is forked, this process asks for a higher
-    scheduling priority (:func:`~pokerbot.bot.client.runner.raise_client_priority`; ``pokerbot
-    play`` does, so that its answers keep their deadlines on a busy machine). Raises
+    :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
     """
     strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
     preload_ranker(game.ranker)  # eval7, for the hands' values at showdowns
     runner = make_runner(strategy, game, isolation, ordered=ordered)  # forked before any connection or thread exists
-    priority = raise_client_priority() if raise_priority else "unchanged"
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)
     except BaseException:
         await runner.close()
         raise
     log = client_logger().bind(dealer=redact_url(url))
-    log.info("connected", strategy=strategy.name, runs=runner.kind, priority=priority)
+    log.info("connected", strategy=strategy.name, runs=runner.kind)
     clock = DecisionClock(limits, time_per_action)
     player = _Player(connection, game, strategy, clock, log, runner)
     try:

@@ -55,25 +55,7 @@ dozen requests can come in the few milliseconds a late decision overruns by; eac
 get the fallback at once)."""
 _REAP_SECONDS = 0.2
 STRATEGY_NICENESS = 5
-"""How many nice levels below the client a strategy process runs (in the ordinary class,
-whatever the client's)."""
-
-
-def raise_client_priority() -> str:
-    """Put this process ahead of the machine's ordinary work where the system allows it (root,
-    or the CAP_SYS_NICE capability): the round-robin real-time class at its lowest priority, so
-    that a client's reading and answering, which take little CPU, are never queued behind
-    CPU-bound processes (Linux keeps 5 % of the CPU for ordinary work whatever real-time
-    processes do). Else 5 nice levels up, else nothing. Says which (``realtime``, ``nice -5``,
-    ``unchanged``). Call it after the strategy process is forked: it returns to the ordinary
-    class itself."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
-        return "realtime"
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) - STRATEGY_NICENESS)
-        return f"nice -{STRATEGY_NICENESS}"
-    return "unchanged"
+"""How many nice levels below the client a strategy process runs."""
 
 
 class StrategyFailedError(RuntimeError):
@@ -177,8 +159,6 @@ def _child(parent_end: Connection, connection: Connection, strategy: Strategy, g
     :data:`STRATEGY_NICENESS` (so that on a busy machine the client's own answers, the
     fallback above all, never wait for the strategy's computing), then :func:`_serve`."""
     parent_end.close()
-    with contextlib.suppress(AttributeError, OSError):  # the client's class is not for the strategy
-        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     with contextlib.suppress(OSError):  # the client's answers before the strategy's thinking
         os.nice(STRATEGY_NICENESS)
     _serve(connection, strategy, game, ordered)
@@ -425,7 +405,6 @@ def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto", *
 
 
 __all__ = [
-    "STRATEGY_NICENESS",
     "InlineRunner",
     "Isolation",
     "ProcessRunner",
@@ -433,5 +412,4 @@ __all__ = [
     "StrategyFailedError",
     "ThreadRunner",
     "make_runner",
-    "raise_client_priority",
 ]
