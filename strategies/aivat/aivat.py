@@ -137,13 +137,19 @@ class Aivat:
         hand_number: int,
         oracles: Mapping[int, Oracle],
         imagined: Collection[int] | None = None,
+        *,
+        walks: dict[tuple[object, ...], object] | None = None,
     ) -> AivatHand:
         """The estimate of the finished hand ``final`` (every card known): ``oracles`` give the
         action probabilities of the known players by position. With imaginary observations,
         ``imagined`` are the positions whose holdings are imagined (default: every known
         player's; a known player left out still gets its action corrections, at its actual
-        cards only: for a player whose probabilities cost a search each). Raises
-        :class:`AivatError`."""
+        cards only: for a player whose probabilities cost a search each). ``walks``, a dict
+        the caller keeps across hands estimated by this evaluator with the same ``oracles``
+        (each a function of the view alone), shares the walk of each assignment of hole cards
+        among the hands with the same number, betting and board: hands that differ only in
+        imagined holdings compute each holding's terms once (the estimates are the same).
+        Raises :class:`AivatError`."""
         if not final.finished:
             raise AivatError(f"hand {hand_number} is not finished")
         actual = tuple(final.hole_cards)
@@ -155,8 +161,14 @@ class Aivat:
         total = _Walk(0.0, 0.0, 0.0, 0.0)
         actual_walk: _Walk | None = None
         chosen = known if imagined is None else [position for position in imagined if position in known]
+        shared = (hand_number, final.betting_string(), final.visible_board())
         for holes, multiplicity in self._holdings(final, hand_number, actual, chosen):  # type: ignore[arg-type]
-            walk = self._walk(skeleton, holes, hand_number, known, cache, strict=holes == actual)
+            strict = holes == actual
+            walk = walks.get((*shared, holes)) if walks is not None else None
+            if not isinstance(walk, _Walk) or (strict and walk.weight <= 0.0):
+                walk = self._walk(skeleton, holes, hand_number, known, cache, strict=strict)
+                if walks is not None:
+                    walks[(*shared, holes)] = walk
             if holes == actual:
                 actual_walk = walk
             w = walk.weight * multiplicity

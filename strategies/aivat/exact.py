@@ -79,8 +79,9 @@ def aivat_moments(
     finished hand), the players of ``oracles``' positions known (those of ``imagined``, by
     default all, imagined where ``aivat`` imagines)."""
     mean_u = mean_a = square_u = square_a = 0.0
+    walks: dict[tuple[object, ...], object] = {}
     for p, state in hands:
-        estimate = aivat.hand(state, 0, oracles, imagined)
+        estimate = aivat.hand(state, 0, oracles, imagined, walks=walks)
         mean_u += p * estimate.outcome
         mean_a += p * estimate.value
         square_u += p * estimate.outcome**2

@@ -154,8 +154,11 @@ class LookaheadAivat(Aivat):
         hand_number: int,
         oracles: Mapping[int, Oracle],
         imagined: Collection[int] | None = None,
+        *,
+        walks: dict[tuple[object, ...], object] | None = None,
     ) -> AivatHand:
-        """As :meth:`Aivat.hand`, between :meth:`start` and :meth:`finish` of the same hand."""
+        """As :meth:`Aivat.hand`, between :meth:`start` and :meth:`finish` of the same hand.
+        ``walks`` is not used: the value depends on the hand's replay, no walk is shared."""
         if self._position is None:
             raise AivatError(f"hand {hand_number}: start() the hero's replay before the estimate")
         return super().hand(final, hand_number, oracles, imagined)
