@@ -61,7 +61,7 @@ def kernels(repeats: int) -> None:
         line = f"{name}: equity against a weighted range {ours * 1000:.1f} ms"
         line += f" (eval7 Monte Carlo, 2,000 draws: {theirs * 1000:.1f} ms)"
         if known:
-            everyone = median_seconds(lambda s=shown: equity_vs_random_all(s), repeats)
+            everyone = median_seconds(lambda s=shown: equity_vs_random_all(s, kept=False), repeats)
             line += f"; every holding against a random hand {everyone * 1000:.1f} ms"
         print(line)
 

@@ -19,7 +19,8 @@ Against **a range**:
 Against **a random hand** (every holding without a known card equally likely):
 
 * :func:`equity_vs_random_all`: every holding at once, its exact chances of a win and of a
-  tie (3 to 5 board cards);
+  tie (3 to 5 board cards; the answers for the last :data:`KEPT_BOARDS` boards are kept
+  and shared by every caller in the process);
 * :func:`equity_vs_random`: one holding (:func:`equity_vs_ranges` with the uniform range);
 * :func:`sampled_preflop_equity`: one holding pre-flop, from compiled seeded deals (the
   generator of the shipped pre-flop table);
@@ -37,6 +38,7 @@ from numba's cache).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -117,15 +119,31 @@ def _vs_random_kernel(known: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarr
     return wins, ties, totals
 
 
-def equity_vs_random_all(board: Sequence[Card]) -> tuple[np.ndarray, np.ndarray]:
+KEPT_BOARDS = 256
+"""The boards whose :func:`equity_vs_random_all` answers a process keeps (a flop's takes about
+0.1 s to compute, two arrays of 1,326 floats to keep)."""
+
+
+def equity_vs_random_all(board: Sequence[Card], *, kept: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``(p_win, p_tie)`` of every holding (arrays over :data:`HOLDINGS`) against one uniformly
-    random holding on ``board`` (3 to 5 known cards), the rest of the board dealt at random;
-    both 0 for holdings that use a board card. Exact."""
+    random holding on ``board`` (3 to 5 known cards, in the order given), the rest of the board
+    dealt at random; both 0 for holdings that use a board card. Exact. The answers for the last
+    :data:`KEPT_BOARDS` boards asked are kept and shared by every caller (read-only arrays);
+    ``kept=False`` computes afresh."""
     if not 3 <= len(board) <= BOARD_CARDS:
         raise ValueError(f"a board of 3 to 5 cards is needed, got {len(board)}")
+    key = tuple(int(card) for card in board)
+    return _vs_random_all(key) if kept else _vs_random_all.__wrapped__(key)
+
+
+@functools.lru_cache(maxsize=KEPT_BOARDS)
+def _vs_random_all(board: tuple[Card, ...]) -> tuple[np.ndarray, np.ndarray]:
     wins, ties, totals = _vs_random_kernel(np.array(board, dtype=np.int64), HOLDINGS)
     safe = np.where(totals > 0, totals, 1.0)
-    return wins / safe, ties / safe
+    win, tie = wins / safe, ties / safe
+    win.setflags(write=False)
+    tie.setflags(write=False)
+    return win, tie
 
 
 _UNIFORM = np.ones(NUM_HOLDINGS)
