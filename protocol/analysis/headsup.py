@@ -7,7 +7,8 @@
   over ``preflop_boards`` boards drawn from a generator seeded by the two holdings and
   ``seed``, never by the deal, so the same pair always gets the same estimate, the two
   players' estimates add up to 1 exactly (the same boards score both) and the standard
-  deviation is below ``0.5 / sqrt(preflop_boards)``. Other games (Kuhn, Leduc, ...): every
+  deviation is below ``0.5 / sqrt(preflop_boards)``; the last :data:`KEPT_EQUITIES` answers
+  are kept for the process. Other games (Kuhn, Leduc, ...): every
   completion of the board, ranked by the game's ranker: exact.
 * :func:`equity_all_vs_holding`: every hold'em holding (an array over
   :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`) against one known holding: exact
@@ -18,6 +19,7 @@ The equity against a range or a random hand is :mod:`pokerbot.protocol.analysis.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -147,23 +149,42 @@ def heads_up_equity(
     hole cards) and ``board`` known, the rest of the board dealt uniformly (module docstring)."""
     _check_cards(holes, board, game)
     if is_holdem(game):
-        if len(board) >= 3:
-            return float(_holdem_kernel(np.array(holes[0]), np.array(holes[1]), np.array(board, dtype=np.int64), 0, 0))
-        low, high = holding_index(holes[0]), holding_index(holes[1])
-        swap = low > high
-        pair_seed = (min(low, high) * 1326 + max(low, high)) * 7919 + seed
-        ordered = (holes[1], holes[0]) if swap else (holes[0], holes[1])
-        estimate = float(
-            _holdem_kernel(
-                np.array(ordered[0]),
-                np.array(ordered[1]),
-                np.array(board, dtype=np.int64),
-                preflop_boards,
-                pair_seed % (2**31),
-            )
+        sampled = len(board) < 3
+        return _holdem_equity(
+            tuple(int(card) for card in holes[0]),
+            tuple(int(card) for card in holes[1]),
+            tuple(int(card) for card in board),
+            preflop_boards if sampled else 0,
+            seed if sampled else 0,
         )
-        return 1.0 - estimate if swap else estimate
     return _enumerated_equity(game, holes, board)
+
+
+KEPT_EQUITIES = 1 << 15
+"""The hold'em answers of :func:`heads_up_equity` a process keeps (the same question, asked
+again, is answered from memory)."""
+
+
+@functools.lru_cache(maxsize=KEPT_EQUITIES)
+def _holdem_equity(
+    first: tuple[Card, ...], second: tuple[Card, ...], board: tuple[Card, ...], preflop_boards: int, seed: int
+) -> float:
+    if len(board) >= 3:
+        return float(_holdem_kernel(np.array(first), np.array(second), np.array(board, dtype=np.int64), 0, 0))
+    low, high = holding_index(first), holding_index(second)
+    swap = low > high
+    pair_seed = (min(low, high) * 1326 + max(low, high)) * 7919 + seed
+    ordered = (second, first) if swap else (first, second)
+    estimate = float(
+        _holdem_kernel(
+            np.array(ordered[0]),
+            np.array(ordered[1]),
+            np.array(board, dtype=np.int64),
+            preflop_boards,
+            pair_seed % (2**31),
+        )
+    )
+    return 1.0 - estimate if swap else estimate
 
 
 def _enumerated_equity(game: CardGame, holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> float:
