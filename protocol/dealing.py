@@ -9,6 +9,7 @@ moves into slot ``i``. Same seed, same deals.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -18,13 +19,14 @@ from pokerbot.protocol.game import Game
 _MT_SIZE = 624
 
 
-def _init_genrand(seed: int) -> list[int]:
+@functools.lru_cache(maxsize=256)
+def _init_genrand(seed: int) -> tuple[int, ...]:
     """The MT19937 state of ``init_genrand(seed)`` (the reference C initialisation)."""
     state = [seed & 0xFFFFFFFF]
     for i in range(1, _MT_SIZE):
         previous = state[-1]
         state.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
-    return state
+    return tuple(state)
 
 
 class MersenneTwister:
