@@ -6,8 +6,6 @@ import fcntl
 import functools
 import os
 import random
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,10 +64,11 @@ def reference(request: pytest.FixtureRequest) -> Reference:
 
 @pytest.fixture(scope="session")
 def compiled_holdem_agents(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The default hold'em agents' numba code compiled into its cache (``pokerbot play
-    --prepare-only``, heads-up and three-player no-limit), once per run, before a test starts
-    agents in processes of their own: each then loads it in a second instead of compiling it
-    for a minute beside the others. Parallel workers take turns: the first compiles."""
+    """The default hold'em agents' numba code compiled into its cache (what ``pokerbot play
+    --prepare-only`` does, heads-up and three-player no-limit, here in the test process), once
+    per run, before a test starts agents in processes of their own: each then loads it in a
+    second instead of compiling it for a minute beside the others. Parallel workers take
+    turns: the first compiles."""
     run = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         run = run.parent  # the workers' folders are in the run's
@@ -77,9 +76,11 @@ def compiled_holdem_agents(tmp_path_factory: pytest.TempPathFactory) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         done = run / "compiled-holdem-agents"
         if not done.exists():
-            for game in ("holdem-nolimit-2p", "holdem-nolimit-3p"):
-                command = [sys.executable, "-m", "pokerbot.bot.cli", "play", "--game", game, "--prepare-only"]
-                subprocess.run(command, check=True, capture_output=True, timeout=900)
+            from pokerbot.strategies.registry import default_registry, default_strategy
+
+            for name in ("holdem-nolimit-2p", "holdem-nolimit-3p"):
+                game = load_game(name)
+                default_registry().create(default_strategy(game), game, 1).prepare()
             done.touch()
 
 

@@ -63,22 +63,25 @@ def equilibrium(game: Game) -> PolicyStrategy:
 
 LEDUC_EQUILIBRIA = pytest.mark.xdist_group("aivat-leduc-equilibria")
 """The tests over the hands of the Leduc equilibrium against itself: on one worker, so that the
-hands and their moments are computed once."""
+hands and their moments are computed once (session fixtures: the slow ones among these tests
+run first, apart from the others of this module)."""
 
 
-@pytest.fixture(scope="module")
-def leduc_equilibria(leduc: Game) -> tuple[list[Strategy], list[tuple[float, HandState]]]:
+@pytest.fixture(scope="session")
+def leduc_equilibria() -> tuple[list[Strategy], list[tuple[float, HandState]]]:
     """The Leduc equilibrium in both positions and every finished hand with its probability."""
+    leduc = load_game("leduc")
     players: list[Strategy] = [equilibrium(leduc), equilibrium(leduc)]
     return players, finished_hands(leduc, players)
 
 
-@pytest.fixture(scope="module")
-def leduc_equilibria_moments(leduc: Game, leduc_equilibria) -> Callable[..., AivatMoments]:
+@pytest.fixture(scope="session")
+def leduc_equilibria_moments(leduc_equilibria) -> Callable[..., AivatMoments]:
     """``moments(imaginary, imagined=None)``: :func:`aivat_moments` over ``leduc_equilibria``'s
     hands, both players known, each answer computed once."""
     players, hands = leduc_equilibria
     oracles = {position: players[position].action_probabilities for position in (0, 1)}
+    leduc = load_game("leduc")
 
     @functools.cache
     def moments(imaginary: bool, imagined: tuple[int, ...] | None = None) -> AivatMoments:
