@@ -61,9 +61,10 @@ long for the suite: see :class:`strategies.solvers.ExternalSamplingMCCFR`."""
 
 @pytest.mark.slow
 def test_external_sampling_budgets(leduc_tree):
-    """ES reaches 0.001 on Kuhn; on Leduc it meets its documented budget, far above 0.001."""
+    """ES reaches 0.001 on Kuhn (about 0.0002 after 1,500 iterations); on Leduc it meets its
+    documented budget, far above 0.001."""
     kuhn_solver = make_solver("es-mccfr", build_tree(load_game("kuhn")), seed=0, samples=64)
-    kuhn_solver.run(3_000)
+    kuhn_solver.run(1_500)
     assert kuhn_solver.evaluate().exploitability < 1e-3
     iterations, bound = ES_LEDUC_BUDGET
     leduc_solver = make_solver("es-mccfr", leduc_tree, seed=0)
@@ -106,8 +107,9 @@ def test_external_sampling_original_variant_is_available(leduc_tree):
 
 
 def test_three_player_kuhn_solvers_converge():
+    """NashConv after the budgets (seed 1): about 1.3e-5, 0.0009 and 0.0004, each well under its bound."""
     tree = build_tree(load_game("kuhn3p"))
-    for algorithm, iterations, bound in (("cfr+", 1500, 1e-4), ("es-mccfr", 1500, 0.05), ("os-mccfr", 300, 1e-2)):
+    for algorithm, iterations, bound in (("cfr+", 1500, 1e-4), ("es-mccfr", 500, 0.05), ("os-mccfr", 300, 1e-2)):
         solver = make_solver(algorithm, tree, seed=1)
         solver.run(iterations)
         report = solver.evaluate()
@@ -117,10 +119,12 @@ def test_three_player_kuhn_solvers_converge():
 
 @pytest.mark.slow
 def test_seed_001_outcome_sampling_converges_on_kuhn():
+    """The first version's settings level off at an exploitability of about 0.01 (0.0087 after
+    10,000 iterations, 0.0099 after 20,000)."""
     solver = make_solver(
         "os-mccfr", build_tree(load_game("kuhn")), seed=2, rule="cfr", alternating=False, samples=1, stratified=False
     )
-    solver.run(20_000)
+    solver.run(10_000)
     assert solver.evaluate().exploitability < 0.02
 
 
