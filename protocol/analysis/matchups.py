@@ -163,41 +163,125 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
     if found is not None:
         return found
     live = np.flatnonzero(space.valid(board))
+    cards = np.ascontiguousarray(space.cards[live])
     completions = space.completions(board) or [()]
-    sums = np.zeros((live.size, live.size), dtype=np.int16 if len(completions) < 30_000 else np.int32)
-    for extra in completions:
-        ranks = np.ascontiguousarray(space.ranks(tuple(board) + tuple(extra))[live], dtype=np.int32)
-        _accumulate_signs(ranks, sums)
-    sums = sums - sums.T  # the upper triangle holds every pair once; the lower is its negative
     need = space.total_board - len(board)
+    sums = np.zeros((live.size, live.size), dtype=np.int16 if len(completions) < 30_000 else np.int32)
+    for start in range(0, len(completions), _CHUNK):
+        chunk = completions[start : start + _CHUNK]
+        ranks = np.empty((len(chunk), live.size), dtype=np.int32)
+        if space._holdem:
+            _rank_completions(
+                np.asarray(board, dtype=np.int64),
+                np.asarray(chunk, dtype=np.int64).reshape(len(chunk), need),
+                cards,
+                ranks,
+            )
+        else:
+            for c, extra in enumerate(chunk):
+                ranks[c] = space.ranks(tuple(board) + tuple(extra))[live]
+        dense = np.empty(ranks.shape, dtype=np.int16)
+        _dense_ranks(ranks, dense)
+        _accumulate_signs(dense, sums)
+    # A holding blocked by a completion counts as weaker than every live one in the sums:
+    # take off, for every pair that shares no card, the completions that block only the
+    # second holding (the same number for every such pair).
     left = len(space.deck) - len(board) - 2 * space.hole
-    matrix = sums.astype(np.float32) / np.float32(comb(left, need))
-    matrix[space.conflicts[np.ix_(live, live)]] = 0.0
+    rest = len(space.deck) - len(board)
+    blocked_only = comb(rest - space.hole, need) - comb(left, need)
+    matrix = np.empty((live.size, live.size), dtype=np.float32)
+    _signs_to_matrix(sums, cards, blocked_only, np.float32(comb(left, need)), matrix)
     if len(_LIVE) >= _MATRIX_CACHE:
         _LIVE.pop(next(iter(_LIVE)))
     _LIVE[key] = matrix
     return matrix
 
 
+_CHUNK = 1024
+"""Completions ranked at a time (rows of the rank table in memory)."""
+_ROWS = 32
+"""Rows of the sums accumulated together, every completion at a time (they stay in cache)."""
+
+
+@njit(cache=True)
+def _rank_completions(board: np.ndarray, extras: np.ndarray, cards: np.ndarray, ranks: np.ndarray) -> None:
+    """``ranks[c, h]``: the rank of hold'em holding ``cards[h]`` on ``board`` completed by
+    ``extras[c]`` (-1 where the holding uses one of the completion's cards)."""
+    full = np.empty(5, dtype=np.int64)
+    full[: board.shape[0]] = board
+    out = np.empty(cards.shape[0], dtype=np.int64)
+    for c in range(extras.shape[0]):
+        full[board.shape[0] :] = extras[c]
+        rank_holdings_into(full, cards, out)
+        for h in range(cards.shape[0]):
+            ranks[c, h] = out[h]
+
+
+@njit(cache=True)
+def _dense_ranks(ranks: np.ndarray, dense: np.ndarray) -> None:
+    """``dense[c]``: the ranks of ``ranks[c]`` renumbered 0, 1, ... in the same order (-1 kept),
+    so that they fit the narrow integers :func:`_accumulate_signs` compares."""
+    for c in range(ranks.shape[0]):
+        order = np.argsort(ranks[c])
+        level = -1
+        previous = -1
+        for i in range(order.shape[0]):
+            h = order[i]
+            r = ranks[c, h]
+            if r < 0:
+                dense[c, h] = -1
+                continue
+            if r != previous:
+                level += 1
+                previous = r
+            dense[c, h] = level
+
+
 @njit(cache=True)
 def _accumulate_signs(ranks: np.ndarray, sums: np.ndarray) -> None:
-    """``sums[h, o] += sign(ranks[h] - ranks[o])`` for ``h < o`` where both ranks are set
-    (>= 0): the upper triangle only (the matrix is antisymmetric; the caller fills the rest).
-    Pairs that share a card are cleared by the caller."""
-    n = ranks.shape[0]
-    valid = np.empty(n, dtype=sums.dtype)
-    for o in range(n):
-        valid[o] = 1 if ranks[o] >= 0 else 0
+    """``sums[h, o] += sign(ranks[c, h] - ranks[c, o])`` for ``h < o`` and every completion
+    ``c`` where ``h`` is ranked (>= 0); an unranked ``o`` (-1) counts as weaker. The upper
+    triangle only (the matrix is antisymmetric; the caller fills the rest), rows in blocks
+    that stay in cache while every completion passes."""
+    completions, n = ranks.shape
+    for first in range(0, n, _ROWS):
+        last = min(first + _ROWS, n)
+        for c in range(completions):
+            for h in range(first, last):
+                rh = ranks[c, h]
+                if rh < 0:
+                    continue
+                row = sums[h, h + 1 :]  # slices, not offsets into the whole row: the loop vectorises
+                others = ranks[c, h + 1 :]
+                for k in range(row.shape[0]):
+                    ro = others[k]
+                    row[k] = row[k] + (rh > ro) - (rh < ro)  # in this form it stays in narrow lanes
+
+
+@njit(cache=True)
+def _signs_to_matrix(
+    sums: np.ndarray, cards: np.ndarray, blocked_only: int, count: np.float32, matrix: np.ndarray
+) -> None:
+    """The run-out matrix from the upper triangle of ``sums`` (see :func:`_accumulate_signs`):
+    ``(sums[h, o] - blocked_only) / count`` above the diagonal, its negative below, 0 where
+    two holdings share a card."""
+    n = sums.shape[0]
+    hole = cards.shape[1]
     for h in range(n):
-        rh = ranks[h]
-        if rh < 0:
-            continue
-        row = sums[h, h + 1 :]  # slices, not offsets into the whole row: the loop vectorises
-        others = ranks[h + 1 :]
-        counted = valid[h + 1 :]
-        for k in range(row.shape[0]):
-            ro = others[k]
-            row[k] += ((rh > ro) * 1 - (rh < ro) * 1) * counted[k]
+        matrix[h, h] = 0.0
+        for o in range(h + 1, n):
+            shared = False
+            for i in range(hole):
+                for j in range(hole):
+                    if cards[h, i] == cards[o, j]:
+                        shared = True
+            if shared:
+                matrix[h, o] = 0.0
+                matrix[o, h] = 0.0
+            else:
+                s = sums[h, o] - blocked_only
+                matrix[h, o] = np.float32(s) / count
+                matrix[o, h] = np.float32(-s) / count
 
 
 __all__ = ["HoldingSpace", "holding_space"]
