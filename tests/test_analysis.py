@@ -356,6 +356,26 @@ def test_a_holdem_runout_matrix_agrees_with_the_ranker():
     assert np.abs(matrix + matrix.T).max() == 0.0
 
 
+def test_a_holdem_flop_runout_matrix_agrees_with_the_ranker():
+    game = load_game("holdem-nolimit-2p")
+    space = holding_space(game)
+    board = cards_from_string("Js8s3d")  # two cards to come; flushes in reach
+    matrix = space.runout_matrix(board)
+    ranker = game.ranker
+    for a, b in [("AsKs", "QhQc"), ("9s7s", "JdJc"), ("8h8c", "AcJc")]:
+        h, o = space.index(cards_from_string(a)), space.index(cards_from_string(b))
+        rest = [c for c in range(52) if c not in set(board) | set(space.cards[h]) | set(space.cards[o])]
+        signs = [
+            np.sign(ranker((*space.cards[h], *board, *extra)) - ranker((*space.cards[o], *board, *extra)))
+            for extra in itertools.combinations(rest, 2)
+        ]
+        assert matrix[h, o] == pytest.approx(np.mean(signs), abs=1e-6)
+        assert matrix[o, h] == -matrix[h, o]
+    shared = space.index(cards_from_string("AsKs")), space.index(cards_from_string("AsQh"))
+    assert matrix[shared] == 0.0
+    assert (matrix[space.index(cards_from_string("Js2c"))] == 0.0).all()  # uses a board card
+
+
 def test_a_holdings_strength_is_its_equity_against_a_random_holding():
     game = parse_game(SMALL_NOLIMIT_GAME)
     space = HoldingSpace(game)

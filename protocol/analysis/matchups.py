@@ -101,12 +101,13 @@ class HoldingSpace:
             ranks[h] = -1 if used.intersection(cards) else ranker((*cards, *board))
         return ranks
 
-    def runout_matrix(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
-        """The run-out matrix of ``board`` (see the module docstring), float32 ``[size, size]``.
+    def runout_matrix(self, board: tuple[Card, ...] | list[Card], dtype: type = np.float32) -> np.ndarray:
+        """The run-out matrix of ``board`` (see the module docstring), float32 ``[size, size]``
+        (or ``dtype``: the same values converted).
 
         Exact: every completion of the board is ranked. A complete board gives the signs of
-        its showdowns. Cached per board (the last few)."""
-        return _runout_matrix(self, tuple(sorted(board)))
+        its showdowns. The live part is cached per board (the last few)."""
+        return _runout_matrix(self, tuple(sorted(board)), dtype)
 
     def live_runout_matrix(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
         """:meth:`runout_matrix` restricted to the holdings ``board`` leaves (rows and columns
@@ -150,11 +151,21 @@ _MATRIX_CACHE = 4
 _LIVE: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
 
 
-def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
+def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...], dtype: type) -> np.ndarray:
     live = np.flatnonzero(space.valid(board))
-    matrix = np.zeros((space.size, space.size), dtype=np.float32)
-    matrix[np.ix_(live, live)] = _live_runout_matrix(space, board)
+    matrix = np.zeros((space.size, space.size), dtype=dtype)
+    _scatter(_live_runout_matrix(space, board), live, matrix)
     return matrix
+
+
+@njit(cache=True)
+def _scatter(block: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
+    """``out[index[i], index[j]] = block[i, j]``."""
+    for i in range(index.shape[0]):
+        row = out[index[i]]
+        source = block[i]
+        for j in range(index.shape[0]):
+            row[index[j]] = source[j]
 
 
 def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndarray:
@@ -199,7 +210,7 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
 
 _CHUNK = 1024
 """Completions ranked at a time (rows of the rank table in memory)."""
-_ROWS = 32
+_ROWS = 16
 """Rows of the sums accumulated together, every completion at a time (they stay in cache)."""
 
 
@@ -220,21 +231,57 @@ def _rank_completions(board: np.ndarray, extras: np.ndarray, cards: np.ndarray, 
 @njit(cache=True)
 def _dense_ranks(ranks: np.ndarray, dense: np.ndarray) -> None:
     """``dense[c]``: the ranks of ``ranks[c]`` renumbered 0, 1, ... in the same order (-1 kept),
-    so that they fit the narrow integers :func:`_accumulate_signs` compares."""
+    so that they fit the narrow integers :func:`_accumulate_signs` compares. Ranks are below
+    2**24 (:func:`~pokerbot.protocol.analysis.showdown.rank_hand`'s values; a generic ranker's
+    are renumbered by sorting): sorted by two passes of a radix sort, twelve bits each."""
+    n = ranks.shape[1]
+    if ranks.shape[0] > 0 and (ranks.max() >= 1 << 24):
+        for c in range(ranks.shape[0]):
+            _dense_sorted(ranks[c], np.argsort(ranks[c]), dense[c])
+        return
+    count = np.zeros(4097, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
     for c in range(ranks.shape[0]):
-        order = np.argsort(ranks[c])
-        level = -1
-        previous = -1
-        for i in range(order.shape[0]):
-            h = order[i]
-            r = ranks[c, h]
-            if r < 0:
-                dense[c, h] = -1
-                continue
-            if r != previous:
-                level += 1
-                previous = r
-            dense[c, h] = level
+        row = ranks[c]
+        count[:] = 0
+        for h in range(n):
+            count[((row[h] + 1) & 4095) + 1] += 1
+        for d in range(4096):
+            count[d + 1] += count[d]
+        for h in range(n):
+            d = (row[h] + 1) & 4095
+            first[count[d]] = h
+            count[d] += 1
+        count[:] = 0
+        for h in range(n):
+            count[((row[h] + 1) >> 12) + 1] += 1
+        for d in range(4096):
+            count[d + 1] += count[d]
+        for i in range(n):
+            h = first[i]
+            d = (row[h] + 1) >> 12
+            order[count[d]] = h
+            count[d] += 1
+        _dense_sorted(row, order, dense[c])
+
+
+@njit(cache=True)
+def _dense_sorted(row: np.ndarray, order: np.ndarray, dense: np.ndarray) -> None:
+    """``dense[h]``: the number of distinct ranks >= 0 below ``row[h]`` (-1 kept), ``order``
+    sorting ``row``."""
+    level = -1
+    previous = -1
+    for i in range(order.shape[0]):
+        h = order[i]
+        r = row[h]
+        if r < 0:
+            dense[h] = -1
+            continue
+        if r != previous:
+            level += 1
+            previous = r
+        dense[h] = level
 
 
 @njit(cache=True)
@@ -263,25 +310,28 @@ def _signs_to_matrix(
     sums: np.ndarray, cards: np.ndarray, blocked_only: int, count: np.float32, matrix: np.ndarray
 ) -> None:
     """The run-out matrix from the upper triangle of ``sums`` (see :func:`_accumulate_signs`):
-    ``(sums[h, o] - blocked_only) / count`` above the diagonal, its negative below, 0 where
-    two holdings share a card."""
+    ``(sums[h, o] - blocked_only) / count`` above the diagonal, its negative below (filled by
+    tiles), 0 where two holdings share a card."""
     n = sums.shape[0]
-    hole = cards.shape[1]
+    masks = np.zeros(n, dtype=np.uint64)
+    for h in range(n):
+        for i in range(cards.shape[1]):
+            masks[h] |= np.uint64(1) << np.uint64(cards[h, i])
     for h in range(n):
         matrix[h, h] = 0.0
+        mh = masks[h]
         for o in range(h + 1, n):
-            shared = False
-            for i in range(hole):
-                for j in range(hole):
-                    if cards[h, i] == cards[o, j]:
-                        shared = True
-            if shared:
+            if mh & masks[o]:
                 matrix[h, o] = 0.0
-                matrix[o, h] = 0.0
             else:
-                s = sums[h, o] - blocked_only
-                matrix[h, o] = np.float32(s) / count
-                matrix[o, h] = np.float32(-s) / count
+                matrix[h, o] = np.float32(sums[h, o] - blocked_only) / count
+    tile = 32
+    for first in range(0, n, tile):
+        for second in range(first, n, tile):
+            for h in range(first, min(first + tile, n)):
+                for o in range(max(second, h + 1), min(second + tile, n)):
+                    v = matrix[h, o]
+                    matrix[o, h] = -v if v != 0.0 else v  # +0 where the pair ties or conflicts
 
 
 __all__ = ["HoldingSpace", "holding_space"]
