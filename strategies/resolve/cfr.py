@@ -167,8 +167,13 @@ class SubgameSolver:
                     self._reach,
                 )
                 if self._model_reach is not None and self.model is not None and opponent == self.model.position:
-                    self._reach *= np.float32(1.0 - self.model.weight)  # the restricted opponent: the model
-                    self._reach += np.float32(self.model.weight) * self._model_reach  # with weight p, else free
+                    # the restricted opponent: the model with weight p, else free
+                    _blend(
+                        self._reach,
+                        np.float32(1.0 - self.model.weight),
+                        np.float32(self.model.weight),
+                        self._model_reach,
+                    )
                 _forward(
                     tree.kind,
                     tree.player,
@@ -385,10 +390,31 @@ class SubgameSolver:
 
 
 # ---------------------------------------------------------------------- kernels
+@njit(cache=True)
 def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
-    positive = np.maximum(gadget_regrets, 0.0)
-    total = positive.sum(axis=0)
-    return np.where(total > 0, positive[0] / np.where(total > 0, total, 1.0), 0.5).astype(np.float32)
+    """The gadget's probability of following (entering the subgame) for every holding:
+    regret matching over follow and terminate, 1/2 where neither regret is positive (float32
+    throughout, as NumPy computes ``max(r, 0)`` row by row)."""
+    n = gadget_regrets.shape[1]
+    out = np.empty(n, dtype=np.float32)
+    zero = np.float32(0.0)
+    for h in range(n):
+        rf = gadget_regrets[0, h]
+        rt = gadget_regrets[1, h]
+        pf = rf if rf > zero or np.isnan(rf) else zero
+        pt = rt if rt > zero or np.isnan(rt) else zero
+        total = pf + pt
+        out[h] = pf / total if total > zero else np.float32(0.5)
+    return out
+
+
+@njit(cache=True)
+def _blend(reach, free, weight, model_reach):
+    """``reach = reach * free + weight * model_reach`` (float32, rounded after each operation)."""
+    for node in range(reach.shape[0]):
+        for h in range(reach.shape[1]):
+            r = reach[node, h] * free
+            reach[node, h] = r + weight * model_reach[node, h]
 
 
 @njit(cache=True)
@@ -410,23 +436,25 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):
 def _regret_match(regrets, sigma, kind, slot, num_actions, player, who):
     """sigma from the regrets at the decisions of ``who`` (-1: every decision)."""
     n = regrets.shape[1]
+    total = np.empty(n)  # float64 sums, one per holding, each in the order of the actions
     for node in range(kind.shape[0]):
         if kind[node] != DECISION or (who >= 0 and player[node] != who):
             continue
         base, count = slot[node], num_actions[node]
-        for h in range(n):
-            total = 0.0
-            for k in range(count):
-                r = regrets[base + k, h]
-                if r > 0:
-                    total += r
-            if total > 0:
-                for k in range(count):
-                    r = regrets[base + k, h]
-                    sigma[base + k, h] = r / total if r > 0 else 0.0
-            else:
-                for k in range(count):
-                    sigma[base + k, h] = 1.0 / count
+        total[:] = 0.0
+        for k in range(count):
+            row = regrets[base + k]
+            for h in range(n):
+                r = row[h]
+                total[h] += r if r > 0 else 0.0
+        uniform = 1.0 / count
+        for k in range(count):
+            row = regrets[base + k]
+            out = sigma[base + k]
+            for h in range(n):
+                r = row[h]
+                t = total[h]
+                out[h] = (r / t if r > 0 else 0.0) if t > 0 else uniform
 
 
 @njit(cache=True)
@@ -530,71 +558,113 @@ def _normalized(strategy_sum, sigma, kind, slot, num_actions):
     return out
 
 
-@njit(cache=True)
-def _card_sums(reach, cards, hole, per_card):
-    per_card[:] = 0.0
-    total = 0.0
-    for h in range(reach.shape[0]):
-        r = reach[h]
-        if r != 0.0:
-            total += r
-            for j in range(hole):
-                per_card[cards[h, j]] += r
-    return total
+_BATCH = 8
+"""Terminal nodes whose sums are accumulated together (independent chains of additions that
+the processor overlaps; each node's own additions keep their order)."""
 
 
 @njit(cache=True)
 def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):
     n = reach.shape[1]
-    per_card = np.zeros(64)
-    lower = np.zeros(64)
-    for node in range(kind.shape[0]):
-        k = kind[node]
-        if k == FOLD_NODE:
-            total = _card_sums(reach[node], cards, hole, per_card)
+    nodes = kind.shape[0]
+    folds = np.empty(nodes, dtype=np.int64)
+    showdowns = np.empty(nodes, dtype=np.int64)
+    num_folds = 0
+    num_showdowns = 0
+    for node in range(nodes):
+        if kind[node] == FOLD_NODE:
+            folds[num_folds] = node
+            num_folds += 1
+        elif kind[node] == SHOWDOWN:
+            showdowns[num_showdowns] = node
+            num_showdowns += 1
+    per_card = np.zeros((64, _BATCH))  # [card, node of the batch]
+    totals = np.zeros(_BATCH)
+    batch = np.empty(_BATCH, dtype=np.int64)
+    # folds: the opponent's reach of the holdings that share no card with each of ours
+    for first in range(0, num_folds, _BATCH):
+        m = min(_BATCH, num_folds - first)
+        for j in range(m):
+            batch[j] = folds[first + j]
+            totals[j] = 0.0
+            per_card[:, j] = 0.0
+        for h in range(n):
+            a = cards[h, 0]
+            b = cards[h, hole - 1]
+            for j in range(m):
+                r = reach[batch[j], h]  # adding a zero changes no sum: no test, no branch
+                totals[j] += r
+                per_card[a, j] += r
+                if hole == 2:
+                    per_card[b, j] += r
+        for j in range(m):
+            node = batch[j]
             amount = spent[node, folder[node]]
             sign = -1.0 if folder[node] == who else 1.0
+            total = totals[j]
+            if hole == 2:
+                for h in range(n):
+                    compatible = total - per_card[cards[h, 0], j] - per_card[cards[h, 1], j] + reach[node, h]
+                    values[node, h] = sign * amount * compatible
+            else:
+                for h in range(n):
+                    values[node, h] = sign * amount * (total - per_card[cards[h, 0], j])
+    # showdowns: wins over the opponent holdings strictly weaker, losses to the stronger ones,
+    # card removal by per-card sums
+    groups = bounds.shape[0] - 1
+    for first in range(0, num_showdowns, _BATCH):
+        m = min(_BATCH, num_showdowns - first)
+        for j in range(m):
+            batch[j] = showdowns[first + j]
             for h in range(n):
-                compatible = total
-                for j in range(hole):
-                    compatible -= per_card[cards[h, j]]
-                if hole == 2:
-                    compatible += reach[node, h]
-                values[node, h] = sign * amount * compatible
-        elif k == SHOWDOWN:
-            r = reach[node]
-            for h in range(n):
-                values[node, h] = 0.0
-            groups = bounds.shape[0] - 1
-            # wins: opponent holdings strictly weaker, card removal by per-card sums
-            lower[:] = 0.0
-            below = 0.0
-            for g in range(groups):
-                for i in range(bounds[g], bounds[g + 1]):
-                    h = order[i]
-                    w = below
-                    for j in range(hole):
-                        w -= lower[cards[h, j]]
-                    values[node, h] += w
-                for i in range(bounds[g], bounds[g + 1]):
-                    h = order[i]
-                    below += r[h]
-                    for j in range(hole):
-                        lower[cards[h, j]] += r[h]
-            lower[:] = 0.0
-            above = 0.0
-            for g in range(groups - 1, -1, -1):
-                for i in range(bounds[g], bounds[g + 1]):
-                    h = order[i]
-                    w = above
-                    for j in range(hole):
-                        w -= lower[cards[h, j]]
-                    values[node, h] -= w
-                for i in range(bounds[g], bounds[g + 1]):
-                    h = order[i]
-                    above += r[h]
-                    for j in range(hole):
-                        lower[cards[h, j]] += r[h]
+                values[batch[j], h] = 0.0
+            totals[j] = 0.0
+            per_card[:, j] = 0.0
+        for g in range(groups):
+            for i in range(bounds[g], bounds[g + 1]):
+                h = order[i]
+                a = cards[h, 0]
+                b = cards[h, hole - 1]
+                for j in range(m):
+                    w = totals[j] - per_card[a, j]
+                    if hole == 2:
+                        w -= per_card[b, j]
+                    values[batch[j], h] += w
+            for i in range(bounds[g], bounds[g + 1]):
+                h = order[i]
+                a = cards[h, 0]
+                b = cards[h, hole - 1]
+                for j in range(m):
+                    r = reach[batch[j], h]
+                    totals[j] += r
+                    per_card[a, j] += r
+                    if hole == 2:
+                        per_card[b, j] += r
+        for j in range(m):
+            totals[j] = 0.0
+            per_card[:, j] = 0.0
+        for g in range(groups - 1, -1, -1):
+            for i in range(bounds[g], bounds[g + 1]):
+                h = order[i]
+                a = cards[h, 0]
+                b = cards[h, hole - 1]
+                for j in range(m):
+                    w = totals[j] - per_card[a, j]
+                    if hole == 2:
+                        w -= per_card[b, j]
+                    values[batch[j], h] -= w
+            for i in range(bounds[g], bounds[g + 1]):
+                h = order[i]
+                a = cards[h, 0]
+                b = cards[h, hole - 1]
+                for j in range(m):
+                    r = reach[batch[j], h]
+                    totals[j] += r
+                    per_card[a, j] += r
+                    if hole == 2:
+                        per_card[b, j] += r
+        for j in range(m):
+            node = batch[j]
             s = float(stake[node])
             for h in range(n):
                 values[node, h] *= s

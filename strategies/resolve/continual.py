@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
@@ -116,10 +116,12 @@ class ContinualResolver:
             raise ValueError(f"unknown start {start!r}: choose from {', '.join(STARTS)}")
         self.start = start
         self._decisions: dict[tuple[str, tuple[int, ...]], Decision] = {}
+        self._round_starts: dict[tuple[str, tuple[int, ...]], _Anchor] = {}
 
     def reset(self) -> None:
         """Forget the hand's solves (call at each new hand)."""
         self._decisions.clear()
+        self._round_starts.clear()
 
     def decision(self, state: HandState, budget: SolveBudget, deadline: float | None = None) -> Decision:
         """The re-solved decision at ``state`` (our turn, a re-solved round): solved once per
@@ -166,7 +168,7 @@ class ContinualResolver:
         else:  # the opponent's values if the cards were run out from here: the first solve is gadgeted too
             stake = float(min(replay.spent))
             board = tuple(replay.visible_board())
-            bounds = stake * (self.space.runout_matrix(board).astype(np.float64) @ ranges[us])
+            bounds = stake * (self.space.runout_matrix(board, np.float64) @ ranges[us])
             anchor = _Anchor(replay.copy(), ranges[us].copy(), None, bounds * valid)
         for _round, actor, action in history[i:]:
             if actor == us:
@@ -188,19 +190,26 @@ class ContinualResolver:
 
     def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
         """The anchor at the start of ``state``'s round, from the last round's leaf: the
-        opponent's values are its run-out values against our range with the new cards."""
+        opponent's values are its run-out values against our range with the new cards (once
+        per public history and hand, like the solves)."""
         board = tuple(state.visible_board())
+        key = (state.betting_string(), board)
+        found = self._round_starts.get(key)
+        if found is not None:
+            return found
         valid = self.space.valid(board)
         our_range = anchor.our_range * valid
         stake = float(min(state.spent))
-        bounds = stake * (self.space.runout_matrix(board).astype(np.float64) @ our_range)
-        return _Anchor(state.copy(), our_range, None, bounds * valid)
+        bounds = stake * (self.space.runout_matrix(board, np.float64) @ our_range)
+        found = _Anchor(state.copy(), our_range, None, bounds * valid)
+        self._round_starts[key] = found
+        return found
 
     # ------------------------------------------------------------------ solving
     def _solve(self, anchor: _Anchor, state: HandState, budget: SolveBudget, deadline: float | None) -> Decision:
         # One BLAS thread: the leaves' matrix products are small, and a second thread fighting
         # the opponent's process (or the other seat's) for a core costs far more than it gives.
-        with threadpool_limits(1, "blas"):
+        with _blas().limit(limits=1, user_api="blas"):
             return self._solve_here(anchor, state, budget, deadline)
 
     def _solve_here(self, anchor: _Anchor, state: HandState, budget: SolveBudget, deadline: float | None) -> Decision:
@@ -250,6 +259,16 @@ class ContinualResolver:
             iterations=solver.iterations,
             seconds=time.monotonic() - started,
         )
+
+
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _blas() -> ThreadpoolController:
+    """The process's thread pools, inspected once (inspecting them costs milliseconds)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
 
 
 __all__ = ["ContinualResolver", "Decision", "OpponentHook", "SolveBudget", "Trunk"]

@@ -84,14 +84,25 @@ def percentiles(strength: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Each holding's mid-rank percentile by ``strength`` among holdings weighted by
     ``weights`` (ties share their mass): the weight of the weaker ones plus half that of the
     equal ones, over the total; 0.5 everywhere when the weights sum to 0."""
-    total = float(weights.sum())
-    if total <= 0.0:
-        return np.full(strength.shape, 0.5)
+    return _ranked_percentiles(_ranking(strength), weights)
+
+
+def _ranking(strength: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`percentiles` needs of ``strength`` whatever the weights: the order that
+    sorts it, and each holding's first and past positions among its equals in that order."""
     order = np.argsort(strength, kind="stable")
     ordered = strength[order]
-    cumulative = np.concatenate([[0.0], np.cumsum(weights[order])])
     first = np.searchsorted(ordered, strength, side="left")
     past = np.searchsorted(ordered, strength, side="right")
+    return order, first, past
+
+
+def _ranked_percentiles(ranking: tuple[np.ndarray, np.ndarray, np.ndarray], weights: np.ndarray) -> np.ndarray:
+    order, first, past = ranking
+    total = float(weights.sum())
+    if total <= 0.0:
+        return np.full(order.shape, 0.5)
+    cumulative = np.concatenate([[0.0], np.cumsum(weights[order])])
     below = cumulative[first]
     equal = cumulative[past] - below
     out: np.ndarray = (below + 0.5 * equal) / total
@@ -106,6 +117,7 @@ class HoldingModel:
         self.frequencies = frequencies
         self.link = link if link is not None else StrengthLink()
         self._strengths: dict[tuple[Card, ...], np.ndarray] = {}
+        self._rankings: dict[tuple[Card, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ pieces
     def strength(self, board: tuple[Card, ...]) -> np.ndarray:
@@ -117,6 +129,17 @@ class HoldingModel:
             if len(self._strengths) >= 8:
                 self._strengths.pop(next(iter(self._strengths)))
             self._strengths[key] = found
+        return found
+
+    def _ranking(self, board: tuple[Card, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`_ranking` of the strength on ``board`` (cached like the strength)."""
+        key = tuple(sorted(board))
+        found = self._rankings.get(key)
+        if found is None:
+            found = _ranking(self.strength(key))
+            if len(self._rankings) >= 8:
+                self._rankings.pop(next(iter(self._rankings)))
+            self._rankings[key] = found
         return found
 
     def class_frequencies(self, state: HandState) -> dict[ActionClass, float]:
@@ -137,7 +160,7 @@ class HoldingModel:
         over the space), given the opponent's ``reach`` of each holding there."""
         freq = self.class_frequencies(state)
         valid = self.space.valid(board)
-        q = percentiles(self.strength(board), np.where(valid, reach, 0.0))
+        q = _ranked_percentiles(self._ranking(board), np.where(valid, reach, 0.0))
         fold = freq.get(ActionClass.FOLD, 0.0)
         raises = {c: p for c, p in freq.items() if c not in _PASSIVE and c is not ActionClass.FOLD}
         aggressive = sum(raises.values())
@@ -215,7 +238,7 @@ class HoldingModel:
             if actor == position:
                 seen = tuple(replay.visible_board())
                 valid = self.space.valid(seen)
-                shown = float(percentiles(self.strength(seen), valid.astype(np.float64))[h])
+                shown = float(_ranked_percentiles(self._ranking(seen), valid.astype(np.float64))[h])
                 freq = self.class_frequencies(replay)
                 fold = freq.get(ActionClass.FOLD, 0.0)
                 passive = sum(freq.get(c, 0.0) for c in _PASSIVE)
