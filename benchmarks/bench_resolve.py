@@ -13,17 +13,32 @@ count, median, p90, p99 and max.
 of 10 DCFR iterations until the exploitability is at most 0.5 % of the pot: the iterations and
 the seconds it took (exploitability checks excluded).
 
+**CPU per hand** (``--cpu``): ``--strategy`` (e.g. ``resolve-exploit:30iterations``, an
+iteration budget: the same play on any machine) plays ``--hands`` in-process hands against
+``--opponent`` from ``--seed``, in a fresh process each run, ``--repeats`` runs; with
+``--compare OTHER_CHECKOUT`` that checkout's code plays the same match in runs alternating with
+this one's. Reported (medians over the runs): the process CPU seconds of the player's decisions
+and hand ends per hand, and per street; the loading of the compiled code (``prepare``) apart;
+and a digest of the actions played (equal digests: the same play).
+
+    python benchmarks/bench_resolve.py --cpu --strategy resolve-exploit:30iterations
+        --opponent calling-station --hands 40 --seed 3 --repeats 3 [--compare OTHER_CHECKOUT]
+
 The machine's load (``os.getloadavg``) is printed before and after: figures depend on it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -88,6 +103,85 @@ def decisions(game_name: str, strategy: str, opponent: str, hands: int, seed: in
     return report
 
 
+def cpu_run(game_name: str, strategy: str, opponent: str, hands: int, seed: int) -> dict[str, object]:
+    """One fixed-seed match (seats alternating): the player's CPU seconds (process time) per
+    street and at hands' ends, its ``prepare``, and the digest of its actions."""
+    game = load_game(game_name)
+    registry = default_registry()
+    player = registry.create(strategy, game, seed)
+    other = registry.create(opponent, game, seed + 1)
+    started = time.process_time()
+    player.prepare()
+    prepare = time.process_time() - started
+    rng = random.Random(seed)
+    seconds = dict.fromkeys((*STREETS, "hand ends"), 0.0)
+    digest = hashlib.sha256()
+    for hand in range(hands):
+        deck = list(game.deck)
+        rng.shuffle(deck)
+        state = HandState(game, hole_cards=[tuple(deck[0:2]), tuple(deck[2:4])], board_cards=tuple(deck[4:9]))
+        seat = hand % 2
+        while not state.finished:
+            position = state.current_player
+            assert position is not None
+            view = MatchState(position, hand, state.view(position))
+            if position == seat:
+                started = time.process_time()
+                action = player.decide(view, time.monotonic() + 60.0)
+                seconds[STREETS[state.round]] += time.process_time() - started
+                digest.update(f"{hand}:{state.betting_string()}:{action};".encode())
+            else:
+                action = other.decide(view, time.monotonic() + 60.0)
+            state.apply(action)
+        started = time.process_time()
+        player.observe(MatchState(seat, hand, state.view(seat)))
+        seconds["hand ends"] += time.process_time() - started
+        other.observe(MatchState(1 - seat, hand, state.view(1 - seat)))
+    return {"prepare": prepare, "seconds": seconds, "actions": digest.hexdigest()[:16]}
+
+
+def _shim(checkout: Path, folder: Path) -> dict[str, str]:
+    """An environment importing ``pokerbot.*`` from another checkout (its layer folders linked
+    in ``folder``, first on PYTHONPATH)."""
+    package = folder / "pokerbot"
+    package.mkdir(parents=True, exist_ok=True)
+    for name in ("protocol", "models", "strategies", "bot"):
+        link = package / name
+        if not link.exists():
+            link.symlink_to(checkout.resolve() / name)
+    return {**os.environ, "PYTHONPATH": str(folder)}
+
+
+def cpu(args: argparse.Namespace) -> dict[str, object]:
+    """``--cpu``: fresh processes, this checkout's and ``--compare``'s alternating (see the
+    module docstring); medians of CPU seconds per hand."""
+    runs: dict[str, list[dict[str, object]]] = {"this checkout": []}
+    envs: dict[str, dict[str, str]] = {"this checkout": dict(os.environ)}
+    if args.compare is not None:
+        folder = Path(args.json or "bench-resolve").resolve().parent / ".bench-resolve-compared"
+        envs["compared checkout"] = _shim(Path(args.compare), folder)
+        runs["compared checkout"] = []
+    command = [sys.executable, __file__, "--cpu-run", "--game", args.game, "--strategy", args.strategy]
+    command += ["--opponent", args.opponent, "--hands", str(args.hands), "--seed", str(args.seed)]
+    for repeat in range(args.repeats):
+        for name in runs if repeat % 2 == 0 else reversed(list(runs)):
+            out = subprocess.run(command, env=envs[name], check=True, capture_output=True, text=True).stdout
+            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+    report: dict[str, object] = {}
+    for name, rows in runs.items():
+        keys = list(rows[0]["seconds"])  # type: ignore[call-overload]
+        per_hand = {k: statistics.median(r["seconds"][k] for r in rows) / args.hands for k in keys}  # type: ignore[index]
+        total = statistics.median(sum(r["seconds"].values()) for r in rows) / args.hands  # type: ignore[attr-defined]
+        report[name] = {
+            "cpu_seconds_per_hand": total,
+            "per_street_per_hand": per_hand,
+            "prepare_seconds": statistics.median(float(r["prepare"]) for r in rows),  # type: ignore[arg-type]
+            "runs": [sum(r["seconds"].values()) / args.hands for r in rows],  # type: ignore[attr-defined]
+            "actions": sorted({str(r["actions"]) for r in rows}),
+        }
+    return report
+
+
 RIVERS = {
     "limped pot": ("AsKd7h2c9s", [CALL] * 6),
     "bet pot": (
@@ -133,9 +227,34 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
+    parser.add_argument("--cpu", action="store_true", help="CPU seconds per hand instead (module docstring)")
+    parser.add_argument("--repeats", type=int, default=3, help="--cpu: runs of each checkout")
+    parser.add_argument("--compare", help="--cpu: another checkout, run alternating with this one")
+    parser.add_argument("--cpu-run", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cpu_run:
+        print(json.dumps(cpu_run(args.game, args.strategy, args.opponent, args.hands, args.seed)))
+        return
     load_before = os.getloadavg()
     print(f"load before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
+    if args.cpu:
+        report = cpu(args)
+        for name, row in report.items():
+            assert isinstance(row, dict)
+            streets = "  ".join(f"{k} {v:.3f}" for k, v in row["per_street_per_hand"].items())
+            print(f"{name}: {row['cpu_seconds_per_hand']:.3f} s of CPU per hand ({streets}); runs", end=" ")
+            print(
+                " ".join(f"{x:.3f}" for x in row["runs"]),
+                f"; prepare {row['prepare_seconds']:.2f} s; actions",
+                *row["actions"],
+            )
+        load_after = os.getloadavg()
+        print(f"load after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
+        if args.json:
+            with open(args.json, "w") as file:
+                json.dump({"args": vars(args), "load": [load_before, load_after], "cpu": report}, file, indent=1)
+            print(f"wrote {args.json}")
+        return
     river = rivers()
     for name, row in river.items():
         print(
