@@ -153,7 +153,7 @@ _LIVE: dict[tuple[int, tuple[Card, ...]], np.ndarray] = {}
 
 def _runout_matrix(space: HoldingSpace, board: tuple[Card, ...], dtype: type) -> np.ndarray:
     live = np.flatnonzero(space.valid(board))
-    matrix = np.zeros((space.size, space.size), dtype=dtype)
+    matrix: np.ndarray = np.zeros((space.size, space.size), dtype=dtype)
     _scatter(_live_runout_matrix(space, board), live, matrix)
     return matrix
 
