@@ -56,8 +56,9 @@ given its actions so far, as the trunk strategy plays."""
 
 def warm_up(game: Game, space: HoldingSpace, sizing: BetSizing | None) -> None:
     """One iteration of a solve in the last round and in the one before it (a leaf's run-out
-    matrix included): every compiled kernel of the solver is loaded."""
-    from pokerbot.strategies.resolve.cfr import SubgameSolver
+    matrix, the re-solving gadget and an opponent model included), and a round start's
+    run-out matrix: every compiled kernel of the solver is loaded."""
+    from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
     from pokerbot.strategies.resolve.tree import build_subgame
 
     deck = sorted(game.deck)
@@ -69,7 +70,11 @@ def warm_up(game: Game, space: HoldingSpace, sizing: BetSizing | None) -> None:
             continue
         board = tuple(state.visible_board())
         tree = build_subgame(state, sizing)
-        SubgameSolver(tree, space, board, np.ones((2, space.size))).iterate(1)
+        ranges = np.ones((2, space.size))
+        SubgameSolver(tree, space, board, ranges).iterate(1)
+        model = OpponentModel(1, np.zeros((tree.num_slots, space.size)), ranges[1], 0.5)
+        SubgameSolver(tree, space, board, ranges, (1, np.zeros(space.size)), model).iterate(1)
+        space.runout_matrix(board, np.float64)
 
 
 class PlayerRange:
