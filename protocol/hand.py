@@ -27,6 +27,7 @@ MAX_ACTIONS_PER_ROUND = 64
 """The reference dealer's cap on actions in one round; raising stops before it is reached."""
 
 _FOLD, _CALL, _RAISE = ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE
+_copy_list = list.copy
 _SEATS_AFTER = [
     [tuple((after + k) % n for k in range(1, n + 1)) for after in range(2 * n)] for n in range(MAX_PLAYERS + 1)
 ]
@@ -101,8 +102,8 @@ class HandState:
         other.max_spent = self.max_spent
         other.min_raise_to = self.min_raise_to
         other.round = self.round
-        other.actions = [a[:] for a in self.actions]
-        other.actors = [a[:] for a in self.actors]
+        other.actions = list(map(_copy_list, self.actions))
+        other.actors = list(map(_copy_list, self.actors))
         other.folded = self.folded[:]
         other.finished = self.finished
         other.hole_cards = self.hole_cards[:]
@@ -275,7 +276,8 @@ class HandState:
     # ---------------------------------------------------------------- moves
     def apply(self, action: Action) -> None:
         """Play ``action`` for the player to act (verified first; raises if illegal)."""
-        self.verify(action)
+        if action.kind is not _CALL or action.size or self._to_act is None:
+            self.verify(action)  # a call without a size is legal whenever someone is to act
         self._do(action)
 
     def apply_clamped(self, action: Action) -> Action:

@@ -102,7 +102,6 @@ class ClientSession:
         self.hands_finished = 0
         self._reader = MatchStateReader(game)
         self._pending: MatchState | None = None
-        self._pending_line = ""
 
     def hello(self) -> str:
         """The first line to send: ``VERSION:2.0.0``."""
@@ -110,23 +109,20 @@ class ClientSession:
 
     def receive(self, line: str) -> ClientEvent:
         """Turn one line from the dealer into an event; raises ProtocolError when malformed."""
-        if not line.startswith("MATCHSTATE:"):
+        if line[:1] != "M":  # else a match state or a bad line, which the reader tells apart
             text = strip_terminator(line)
             if not text or text.isspace():
                 return Ignored("blank line")
             if is_comment(text):
                 return Ignored(f"comment: {text}")
-        reader = self._reader
-        view = reader.parse(line)
-        if reader.peek().finished:
-            self._pending = None
-            self.hands_finished += 1
-            return HandFinished(view)
-        if view.is_my_turn:
+        view = self._reader.parse(line)
+        if view._turn:  # never at the end of the hand, when nobody is to act
             self._pending = view
-            self._pending_line = line if line[-1:] != "\n" else strip_terminator(line)
             return ActionRequired(view)
         self._pending = None
+        if self._reader.peek().finished:
+            self.hands_finished += 1
+            return HandFinished(view)
         return StateUpdate(view)
 
     @property
@@ -148,7 +144,7 @@ class ClientSession:
             )
         self._reader.peek().verify(action)  # the state of the last line: the pending view's
         self._pending = None
-        return f"{self._pending_line}:{format_action(action, self.game)}"
+        return f"{view._line}:{format_action(action, self.game)}"
 
 
 __all__ = [

@@ -27,6 +27,7 @@ MAX_LINE_LENGTH = 4096
 """The longest line, in bytes with its terminator, the reference code reads."""
 MAX_HAND_NUMBER = 2**32 - 1
 _PREFIX = "MATCHSTATE:"
+_PREFIX_NAME = _PREFIX[:-1]
 _CARD_BY_STRING = {text: index for index, text in enumerate(CARD_STRINGS)}
 _DIGITS = frozenset("0123456789")
 _MAX_AMOUNT_DIGITS = 10
@@ -198,7 +199,6 @@ class MatchStateReader:
         self._head = ""
         """The last line up to the end of its betting ("" when the next line is read whole)."""
         self._cards = ""
-        self._betting_start = 0
         self._position = 0
         self._hand_number = 0
         self._state: HandState | None = None
@@ -206,7 +206,12 @@ class MatchStateReader:
         """Holds ``_state`` until the last view takes it."""
         self._fresh = HandState(game)
         self._next_hand = "-"
-        """How the first line of the next hand starts ("-" before any line)."""
+        """What follows the position in the first line of the next hand ("-" before any line)."""
+        self._positions = {str(p): p for p in range(game.num_players)}
+        """Each position's spelling (the only one :func:`parse_match_state` accepts)."""
+        self._news = dict(_SIMPLE_NEWS)
+        if not game.is_nolimit:
+            self._news["r"] = (_RAISE_ACTION, 0)
 
     def peek(self) -> HandState:
         """The state of the last line read, without a view taking it: read it, never change
@@ -218,17 +223,35 @@ class MatchStateReader:
 
     def parse(self, line: str) -> MatchState:
         """The view of ``line`` (terminator allowed); raises ProtocolError."""
-        if line[-1:] == "\n":
+        if "\n" in line:
             line = strip_terminator(line)
-        head = self._head
         state = None
-        if head and line.startswith(head):
+        if len(line) < MAX_LINE_LENGTH and line.isascii():
+            front, _, cards = line.rpartition(":")
+            head = self._head
             known = len(head)
-            end = line.find(":", known)
-            if end >= 0 and line.find(":", end + 1) < 0 and len(line) < MAX_LINE_LENGTH and line.isascii():
-                state = self._extend(line, known, end)
-        elif line.startswith(self._next_hand):
-            state = self._next(line)
+            if front[:known] != head or not head:
+                state = self._next(front, cards)
+            else:  # the line extends the last one: apply its new actions to the state held
+                state = self._state
+                assert state is not None
+                try:
+                    self._cell.pop()  # no view took it: change it in place (one atomic step, as the view's)
+                except IndexError:
+                    state = state.copy()  # the last view has it: leave it as it was
+                self._head = ""  # until the line is read: a failure leaves nothing to extend
+                round_before = state.round
+                if len(front) > known and not self._apply(front, known, state):
+                    state = None
+                # The same cards in the same round read as before (a fold ending the hand only
+                # widens what may be shown); otherwise only what changed is read.
+                elif cards == self._cards and state.round == round_before:
+                    self._head = front
+                elif _update_cards(self._cards, cards, state, self._position):
+                    self._head, self._cards = front, cards
+                else:
+                    state = None
+                self._state = state
         if state is None:
             state = self._read_whole(line)
         self._cell = cell = [state]
@@ -242,6 +265,24 @@ class MatchStateReader:
         view._turn = state._to_act == position
         return view
 
+    def _apply(self, front: str, known: int, state: HandState) -> bool:
+        """Apply the actions of ``front[known:]``, the betting a line adds to the last one's:
+        True when all are sound and legal (the rounds they end included), else False."""
+        news = front[known:]
+        simple = self._news.get(news)
+        if simple is not None:  # one action, and the rounds it ends: the most common news
+            round_before = state.round
+            try:
+                state.apply(simple[0])
+            except IllegalActionError:
+                return False
+            return state.round == round_before + simple[1]
+        if not _apply_betting(front, known, len(front), state, self.game.is_nolimit):
+            return False
+        if news[0] == "r" and news[-1] != "/" and len(self._news) < _MAX_NEWS and news[1:].isdigit():
+            self._news[news] = (state.actions[state.round][-1], 0)  # one no-limit raise
+        return True
+
     def _read_whole(self, line: str) -> HandState:
         """Read ``line`` from scratch (noting what the next line may extend); ProtocolError."""
         self._head, self._state = "", None
@@ -250,106 +291,85 @@ class MatchStateReader:
         cards = fields[4]
         end = len(line) - len(cards) - 1
         self._head, self._cards, self._state = line[:end], cards, state
-        self._next_hand = f"{_PREFIX}{self._position}:{self._hand_number + 1}::"
+        self._next_hand = f"{self._hand_number + 1}:"
         return state
 
-    def _next(self, line: str) -> HandState | None:
-        """The state of ``line`` when it is the first line of the next hand, with this
-        player's hole cards alone; else None (the line is then read whole)."""
-        start = len(self._next_hand)
-        cards = line[start:]
-        if ":" in cards or len(line) >= MAX_LINE_LENGTH or not line.isascii() or self._hand_number >= MAX_HAND_NUMBER:
+    def _next(self, front: str, cards: str) -> HandState | None:
+        """The state of a line that is the first line of the next hand (any position), with
+        the receiving player's hole cards alone; else None (the line is then read whole).
+        ``front`` is the line up to its last ``:``, ``cards`` the rest."""
+        prefix, _, rest = front.partition(":")
+        position_text, _, tail = rest.partition(":")
+        position = self._positions.get(position_text)
+        if tail != self._next_hand or position is None or prefix != _PREFIX_NAME:
+            return None
+        if self._hand_number >= MAX_HAND_NUMBER:
             return None
         state = self._fresh.copy()
-        if not _read_own_hole(cards, state, self._position):
+        if not _read_own_hole(cards, state, position):
             return None
+        self._position = position
         self._hand_number += 1
-        self._head, self._cards, self._state = line[: start - 1], cards, state
-        self._next_hand = f"{_PREFIX}{self._position}:{self._hand_number + 1}::"
-        return state
-
-    def _extend(self, line: str, known: int, end: int) -> HandState | None:
-        """The state of ``line``, which starts with the last line up to the end of its betting
-        (``known`` characters) and ends its own betting at ``end``: the new actions applied to
-        the state held. None when the line is wrong in any way (it is then read whole, which
-        raises the error the line deserves)."""
-        state = self._state
-        assert state is not None
-        try:
-            self._cell.pop()  # no view took it: change it in place (one atomic step, as the view's)
-        except IndexError:
-            state = state.copy()  # the last view has it: leave it as it was
-        self._head = ""  # until the line is read: a failure leaves nothing to extend
-        round_before = state.round
-        if end > known:
-            simple = _SIMPLE_NEWS.get(line[known:end])
-            if simple is None:
-                if not _apply_betting(line, known, end, state, self.game.is_nolimit):
-                    return None
-            else:  # one call or fold, the most common news
-                try:
-                    state.apply(simple[0])
-                except IllegalActionError:
-                    return None
-                if state.round != round_before + simple[1]:
-                    return None
-        cards = line[end + 1 :]
-        # The same cards in the same round read as before (a fold ending the hand only widens
-        # what may be shown); otherwise only what changed is read.
-        if cards != self._cards or state.round != round_before:
-            if not _update_cards(self._cards, cards, state, round_before, self._position):
-                return None
-            self._cards = cards
-        self._head, self._state = line[:end], state
+        self._head, self._cards, self._state = front, cards, state
+        self._next_hand = f"{self._hand_number + 1}:"
         return state
 
 
-def _update_cards(previous: str, cards: str, state: HandState, round_before: int, viewer: int) -> bool:
-    """Read the cards field ``cards`` of a line of a hand whose previous line had ``previous``:
-    ``state`` holds that line's cards and the new line's betting, which went on from round
-    ``round_before``. A board that only grew, or hole cards shown at a showdown, are read
-    alone; anything else is read whole by :func:`read_cards`. True when the field is sound
-    (``state`` then has its cards), False when it is not."""
+def _update_cards(previous: str, cards: str, state: HandState, viewer: int) -> bool:
+    """Read the cards field ``cards`` of a line of a hand whose previous line had ``previous``
+    (sound): ``state`` holds that line's cards and the new line's betting. The boards of new
+    rounds and hole cards shown at a showdown are read alone; anything else is read whole by
+    :func:`read_cards`. True when the field is sound (``state`` then has its cards), False
+    when it is not."""
     game = state.game
-    if cards.startswith(previous):  # new rounds' boards: ``/`` and each round's cards
-        rounds = cards[len(previous) :].split("/")
-        if not rounds[0] and len(rounds) - 1 == state.round - round_before:
-            board = list(state.board_cards)
-            known = board + [card for hole in state.hole_cards if hole for card in hole]
-            deck = game.deck_set
-            for round_index, text in enumerate(rounds[1:], start=round_before + 1):
-                if len(text) != 2 * game.num_board_cards[round_index]:
+    rounds = cards.split("/")
+    old_rounds = previous.split("/")
+    reached = len(old_rounds)
+    if len(rounds) != state.round + 1 or reached > len(rounds) or game.num_board_cards[0]:
+        return _read_cards(cards, state, viewer)
+    if rounds[1:reached] != old_rounds[1:]:  # an earlier round's board changed
+        return False
+    new: list[Card] = []
+    for r in range(reached, len(rounds)):
+        text = rounds[r]
+        if len(text) != 2 * game.num_board_cards[r]:
+            return False
+        for i in range(0, len(text), 2):
+            new.append(_CARD_BY_STRING.get(text[i : i + 2], -1))
+    board = state.board_cards + tuple(new) if new else state.board_cards
+    hole_cards = state.hole_cards
+    if rounds[0] != old_rounds[0]:  # hole cards shown at a showdown
+        groups, old_groups = rounds[0].split("|"), old_rounds[0].split("|")
+        if len(groups) != len(old_groups) or not state.showdown():
+            return False
+        hole_cards = hole_cards[:]
+        folded, size = state.folded, 2 * game.num_hole_cards
+        for p, text in enumerate(groups):
+            if text != old_groups[p]:
+                if old_groups[p] or folded[p] or len(text) != size:
                     return False
-                for i in range(0, len(text), 2):
-                    card = _CARD_BY_STRING.get(text[i : i + 2], -1)
-                    if card not in deck or card in known:
-                        return False
-                    known.append(card)
-                    board.append(card)
-            state.board_cards = tuple(board)
-            return True
-    elif state.round == round_before and state.showdown():  # the others' hole cards shown
-        holes, slash, board_text = cards.partition("/")
-        old_holes, old_slash, old_board = previous.partition("/")
-        groups, old_groups = holes.split("|"), old_holes.split("|")
-        if board_text == old_board and slash == old_slash and len(groups) == len(old_groups) == game.num_players:
-            hole_cards = state.hole_cards[:]
-            known = list(state.board_cards)
-            known += [card for hole in hole_cards if hole for card in hole]
-            deck, folded, size = game.deck_set, state.folded, 2 * game.num_hole_cards
-            for p, (text, old) in enumerate(zip(groups, old_groups, strict=True)):
-                if text == old:
-                    continue
-                if old or folded[p] or len(text) != size:
-                    return False
-                shown = tuple(_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, size, 2))
-                for card in shown:
-                    if card not in deck or card in known:
-                        return False
-                    known.append(card)
+                shown = tuple([_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, size, 2)])
+                new += shown
                 hole_cards[p] = shown
-            state.hole_cards = hole_cards
-            return True
+    if not new:
+        return True  # nothing new: the same field
+    if not game.deck_set.issuperset(new):
+        return False
+    seen = set(state.board_cards)
+    for hole in state.hole_cards:
+        if hole:
+            seen.update(hole)
+    count = len(seen) + len(new)
+    seen.update(new)
+    if len(seen) != count:
+        return False
+    state.board_cards = board
+    state.hole_cards = hole_cards
+    return True
+
+
+def _read_cards(cards: str, state: HandState, viewer: int) -> bool:
+    """:func:`read_cards` as a bool: True when ``cards`` is sound (``state`` then has them)."""
     try:
         read_cards(cards, state, viewer)
     except ProtocolError:
@@ -457,6 +477,8 @@ _PLAIN_ACTIONS = {action.kind: action for action in (_CALL_ACTION, _FOLD_ACTION,
 """Each kind's action without a size (actions are frozen: one object serves every line)."""
 _SIMPLE_NEWS = {"c": (_CALL_ACTION, 0), "f": (_FOLD_ACTION, 0), "c/": (_CALL_ACTION, 1)}
 """What a line most often adds to the betting: one action, and the rounds it ends."""
+_MAX_NEWS = 4096
+"""The most news a :class:`MatchStateReader` remembers (no-limit raises are added as read)."""
 
 
 def _cards(text: str, count: int, what: str, offset: int) -> tuple[Card, ...]:
@@ -478,18 +500,23 @@ def _read_own_hole(text: str, state: HandState, viewer: int) -> bool:
     game = state.game
     hole_text = text.split("|")
     size = 2 * game.num_hole_cards
-    if (
-        len(hole_text) != game.num_players
-        or len(text) != size + game.num_players - 1
-        or len(hole_text[viewer]) != size
-        or game.num_board_cards[0]
-    ):
+    num_players = len(state.folded)
+    if len(hole_text) != num_players or len(text) != size + num_players - 1 or game.num_board_cards[0]:
         return False
     mine = hole_text[viewer]
-    cards = tuple(_CARD_BY_STRING.get(mine[i : i + 2], -1) for i in range(0, size, 2))
-    if not game.deck_set.issuperset(cards) or len(set(cards)) != len(cards):
+    if len(mine) != size:
         return False
-    hole_cards: list[tuple[Card, ...] | None] = [None] * game.num_players
+    if size == 4:
+        cards: tuple[Card, ...] = (_CARD_BY_STRING.get(mine[:2], -1), _CARD_BY_STRING.get(mine[2:], -1))
+        if cards[0] == cards[1]:
+            return False
+    else:
+        cards = tuple([_CARD_BY_STRING.get(mine[i : i + 2], -1) for i in range(0, size, 2)])
+        if len(set(cards)) != len(cards):
+            return False
+    if not game.deck_set.issuperset(cards):
+        return False
+    hole_cards: list[tuple[Card, ...] | None] = [None] * num_players
     hole_cards[viewer] = cards
     state.hole_cards = hole_cards
     state.board_cards = ()

@@ -286,3 +286,143 @@ def test_a_view_pickles_and_compares_as_its_position_hand_and_state():
     assert view == MatchState(1, 7, view.state) and view != MatchState(1, 7, view.state.copy())
     with pytest.raises(AttributeError):
         view.position = 0  # type: ignore[misc]
+
+
+def _seat_stream(game_name: str, seed: int, hands: int, seat: int) -> list[str]:
+    """One seat's ``MATCHSTATE`` lines over ``hands`` random legal hands: a line after every
+    action, the seat's position moving round the table from hand to hand, as dealers send them."""
+    from pokerbot.protocol.hand import HandState
+
+    game = load_game(game_name)
+    rng = random.Random(seed)
+    lines = []
+    for hand_number in range(hands):
+        final = play_random_hand(game, rng)
+        position = (seat + hand_number) % game.num_players
+        state = HandState(game, final.hole_cards, final.board_cards)
+        actions = [action for _, _, action in final.history()]
+        for step in range(len(actions) + 1):
+            lines.append(format_match_state(MatchState(position, hand_number, state.view(position))))
+            if step < len(actions):
+                state.apply(actions[step])
+    return lines
+
+
+def _show_hole_cards(line: str, game, rng: random.Random) -> str:
+    """``line`` with cards of the game's deck put in one hole-card group that was empty."""
+    from pokerbot.protocol.cards import CARD_STRINGS
+
+    front, _, cards = line.rpartition(":")
+    holes, slash, board = cards.partition("/")
+    groups = holes.split("|")
+    empty = [p for p, group in enumerate(groups) if not group]
+    if not empty:
+        return line
+    shown = rng.sample(sorted(game.deck_set), game.num_hole_cards)
+    groups[rng.choice(empty)] = "".join(CARD_STRINGS[card] for card in shown)
+    return f"{front}:{'|'.join(groups)}{slash}{board}"
+
+
+def _rewrite_betting(line: str, rng: random.Random) -> str:
+    """``line`` with one character of its betting replaced (an earlier action rewritten)."""
+    prefix, position, hand, betting, cards = line.split(":")
+    if not betting:
+        return line
+    at = rng.randrange(len(betting))
+    betting = betting[:at] + rng.choice("cfr/1") + betting[at + 1 :]
+    return ":".join((prefix, position, hand, betting, cards))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_client_session_reads_every_line_as_parsing_it_alone_does(data):
+    """Random legal hands of every kind of game through one ClientSession, with lines dropped
+    (several new actions at once), repeated, taken from earlier in the match, rewritten (an
+    earlier action changed, a prefix that differs) or cut: each event's view is the line's view
+    read alone, or both raise the same ProtocolError; the session goes on after a bad line."""
+    from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, Ignored, StateUpdate
+
+    name = data.draw(
+        st.sampled_from(["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p"])
+    )
+    game = load_game(name)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    lines = _seat_stream(name, seed, data.draw(st.integers(1, 4)), data.draw(st.integers(0, game.num_players - 1)))
+    rng = random.Random(seed)
+    session = ClientSession(game)
+    fed = []
+    for index, line in enumerate(lines):
+        change = data.draw(
+            st.sampled_from(["as is"] * 6 + ["drop", "repeat", "earlier", "rewrite", "mutate", "cut", "show"])
+        )
+        if change == "drop":
+            continue
+        if change == "repeat":
+            fed.append(line)
+        elif change == "earlier":
+            fed.append(lines[rng.randrange(index + 1)])
+        elif change == "rewrite":
+            line = _rewrite_betting(line, rng)
+        elif change == "mutate":
+            at = rng.randrange(len(line) + 1)
+            line = line[:at] + rng.choice("0123456789rcf/|:AKQsdh\n") + line[at + rng.randrange(2) :]
+        elif change == "cut":
+            line = line[: rng.randrange(len(line))]
+        elif change == "show":
+            line = _show_hole_cards(line, game, rng)
+        fed.append(line)
+    for line in fed:
+        if not line.strip():
+            assert session.receive(line) == Ignored("blank line")
+            continue
+        try:
+            alone = parse_match_state(line, game)
+        except ProtocolError as error:
+            with pytest.raises(ProtocolError) as raised:
+                session.receive(line)
+            assert str(raised.value) == str(error)
+            continue
+        event = session.receive(line)
+        if alone.state.finished:
+            assert isinstance(event, HandFinished)
+        elif alone.is_my_turn:
+            assert isinstance(event, ActionRequired)
+            assert session.respond(event.view, CALL) == f"{line.rstrip()}:c"
+        else:
+            assert isinstance(event, StateUpdate)
+        assert _equal_views(event.view, alone)
+        assert format_match_state(event.view) == format_match_state(alone)
+
+
+def test_a_remembered_no_limit_raise_is_judged_again_in_each_state():
+    """A raise size a reader has seen before is legal in one state and not in another: the
+    second reading raises what parsing the line alone raises."""
+    game = load_game("holdem-nolimit-2p")
+    reader = MatchStateReader(game)
+    good = ["MATCHSTATE:0:0::AhKh|", "MATCHSTATE:0:0:r300:AhKh|", "MATCHSTATE:1:1::|QsQd", "MATCHSTATE:1:1:r300:|QsQd"]
+    for line in good:
+        assert _equal_views(reader.parse(line), parse_match_state(line, game))
+    bad = "MATCHSTATE:1:1:r300r300:|QsQd"
+    with pytest.raises(ProtocolError) as alone:
+        parse_match_state(bad, game)
+    with pytest.raises(ProtocolError) as read:
+        reader.parse(bad)
+    assert str(read.value) == str(alone.value) and "illegal action r300" in str(alone.value)
+
+
+def test_the_first_line_of_each_hand_is_read_at_any_position():
+    """Positions move from hand to hand; the first line of the next hand at another position,
+    and one that skips a hand number, read as they do alone."""
+    game = load_game("holdem-limit-3p")
+    reader = MatchStateReader(game)
+    good = ["MATCHSTATE:0:0::AhKh||", "MATCHSTATE:0:0:r:AhKh||", "MATCHSTATE:2:1::||7c7d", "MATCHSTATE:1:3::|2c3c|"]
+    for line in good:
+        view = reader.parse(line)
+        assert _equal_views(view, parse_match_state(line, game))
+        assert format_match_state(view) == line
+    for bad in ["MATCHSTATE:3:4::|||", "MATCHSTATE:01:4::|2c3c|", "MATCHSTATE:1:4::|2c2c|", "MATCHSTATE:1:4::|2c3c|Ad"]:
+        with pytest.raises(ProtocolError) as alone:
+            parse_match_state(bad, game)
+        with pytest.raises(ProtocolError) as read:
+            reader.parse(bad)
+        assert str(read.value) == str(alone.value)
