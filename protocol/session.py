@@ -120,7 +120,7 @@ class ClientSession:
             self._pending = view
             return ActionRequired(view)
         self._pending = None
-        if self._reader.peek().finished:
+        if self._reader._state.finished:  # type: ignore[union-attr]  # a line was read
             self.hands_finished += 1
             return HandFinished(view)
         return StateUpdate(view)

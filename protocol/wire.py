@@ -241,13 +241,25 @@ class MatchStateReader:
                     state = state.copy()  # the last view has it: leave it as it was
                 self._head = ""  # until the line is read: a failure leaves nothing to extend
                 round_before = state.round
-                if len(front) > known and not self._apply(front, known, state):
+                sound = True
+                if len(front) > known:
+                    simple = self._news.get(front[known:])
+                    if simple is None:
+                        sound = self._apply(front, known, state)
+                    else:  # one action, and the rounds it ends: the most common news
+                        try:
+                            state.apply(simple[0])
+                        except IllegalActionError:
+                            sound = False
+                        else:
+                            sound = state.round == round_before + simple[1]
+                if not sound:
                     state = None
                 # The same cards in the same round read as before (a fold ending the hand only
                 # widens what may be shown); otherwise only what changed is read.
                 elif cards == self._cards and state.round == round_before:
                     self._head = front
-                elif _update_cards(self._cards, cards, state, self._position):
+                elif _update_cards(self._cards, cards, state, round_before, self._position):
                     self._head, self._cards = front, cards
                 else:
                     state = None
@@ -267,20 +279,13 @@ class MatchStateReader:
 
     def _apply(self, front: str, known: int, state: HandState) -> bool:
         """Apply the actions of ``front[known:]``, the betting a line adds to the last one's:
-        True when all are sound and legal (the rounds they end included), else False."""
-        news = front[known:]
-        simple = self._news.get(news)
-        if simple is not None:  # one action, and the rounds it ends: the most common news
-            round_before = state.round
-            try:
-                state.apply(simple[0])
-            except IllegalActionError:
-                return False
-            return state.round == round_before + simple[1]
+        True when all are sound and legal, else False. A single no-limit raise is remembered
+        as a simple news (its size, not its legality)."""
         if not _apply_betting(front, known, len(front), state, self.game.is_nolimit):
             return False
+        news = front[known:]
         if news[0] == "r" and news[-1] != "/" and len(self._news) < _MAX_NEWS and news[1:].isdigit():
-            self._news[news] = (state.actions[state.round][-1], 0)  # one no-limit raise
+            self._news[news] = (state.actions[state.round][-1], 0)
         return True
 
     def _read_whole(self, line: str) -> HandState:
@@ -315,13 +320,24 @@ class MatchStateReader:
         return state
 
 
-def _update_cards(previous: str, cards: str, state: HandState, viewer: int) -> bool:
+def _update_cards(previous: str, cards: str, state: HandState, round_before: int, viewer: int) -> bool:
     """Read the cards field ``cards`` of a line of a hand whose previous line had ``previous``
-    (sound): ``state`` holds that line's cards and the new line's betting. The boards of new
-    rounds and hole cards shown at a showdown are read alone; anything else is read whole by
-    :func:`read_cards`. True when the field is sound (``state`` then has its cards), False
-    when it is not."""
+    (sound): ``state`` holds that line's cards and the new line's betting, which went on from
+    round ``round_before``. The boards of new rounds and hole cards shown at a showdown are
+    read alone; anything else is read whole by :func:`read_cards`. True when the field is
+    sound (``state`` then has its cards), False when it is not."""
     game = state.game
+    known = len(previous)
+    if state.round == round_before + 1 and cards[known : known + 1] == "/" and cards[:known] == previous:
+        text = cards[known + 1 :]  # the board of the one new round, the most common change
+        if len(text) != 2 * game.num_board_cards[state.round]:
+            return False
+        new = [_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, len(text), 2)]
+        seen = set(state.board_cards).union(*filter(None, state.hole_cards))
+        if len(seen.union(new)) != len(seen) + len(new) or not game.deck_set.issuperset(new):
+            return False
+        state.board_cards += tuple(new)
+        return True
     rounds = cards.split("/")
     old_rounds = previous.split("/")
     reached = len(old_rounds)
@@ -353,15 +369,8 @@ def _update_cards(previous: str, cards: str, state: HandState, viewer: int) -> b
                 hole_cards[p] = shown
     if not new:
         return True  # nothing new: the same field
-    if not game.deck_set.issuperset(new):
-        return False
-    seen = set(state.board_cards)
-    for hole in state.hole_cards:
-        if hole:
-            seen.update(hole)
-    count = len(seen) + len(new)
-    seen.update(new)
-    if len(seen) != count:
+    seen = set(state.board_cards).union(*filter(None, state.hole_cards))
+    if len(seen.union(new)) != len(seen) + len(new) or not game.deck_set.issuperset(new):
         return False
     state.board_cards = board
     state.hole_cards = hole_cards
