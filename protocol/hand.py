@@ -16,6 +16,7 @@ Amounts are in chips; ``spent[p]`` counts every chip position ``p`` put in, blin
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 from pokerbot.protocol.actions import CALL, Action, ActionKind, LegalActions
@@ -33,6 +34,47 @@ _SEATS_AFTER = [
 ]
 """``_SEATS_AFTER[n][after]``: the positions of an ``n``-player hand in turn after ``after``
 (``after`` < 2n), ``after`` itself last."""
+
+
+class _Rules:
+    """The constants of a game that every action reads, as plain attributes (a :class:`Game`,
+    a pydantic model, reads its own more slowly); one per game, shared by its hands."""
+
+    __slots__ = (
+        "stacks",
+        "num_players",
+        "num_rounds",
+        "is_nolimit",
+        "raise_sizes",
+        "max_raises",
+        "first_player",
+        "min_raise_by",
+        "seats_after",
+    )
+
+    def __init__(self, game: Game) -> None:
+        self.stacks = game.stacks
+        self.num_players = game.num_players
+        self.num_rounds = game.num_rounds
+        self.is_nolimit = game.is_nolimit
+        self.raise_sizes = game.raise_sizes
+        self.max_raises = game.max_raises
+        self.first_player = game.first_player
+        self.min_raise_by = game.min_raise_by
+        self.seats_after = _SEATS_AFTER[game.num_players]
+
+
+_RULES: dict[int, tuple[weakref.ref[Game], _Rules]] = {}
+"""Each live game's rules, by the game's id."""
+
+
+def _rules_of(game: Game) -> _Rules:
+    key = id(game)
+    entry = _RULES.get(key)
+    if entry is None or entry[0]() is not game:
+        entry = _RULES[key] = (weakref.ref(game), _Rules(game))
+        weakref.finalize(game, _RULES.pop, key, None)
+    return entry[1]
 
 
 class HandState:
@@ -61,6 +103,7 @@ class HandState:
         "_num_active",
         "_num_raises",
         "_num_called",
+        "_rules",
     )
 
     def __init__(
@@ -70,6 +113,7 @@ class HandState:
         board_cards: Sequence[Card] = (),
     ) -> None:
         self.game = game
+        self._rules = _rules_of(game)
         self.spent: list[int] = list(game.blinds)
         self.max_spent: int = max(game.blinds)
         if game.is_nolimit:
@@ -98,6 +142,7 @@ class HandState:
         """An independent copy (cards are shared: they are immutable tuples)."""
         other = HandState.__new__(HandState)
         other.game = self.game
+        other._rules = self._rules
         other.spent = self.spent[:]
         other.max_spent = self.max_spent
         other.min_raise_to = self.min_raise_to
@@ -164,29 +209,30 @@ class HandState:
 
     def showdown(self) -> bool:
         """True when the hand is over and two or more players did not fold."""
-        return self.finished and self._num_folded + 1 < self.game.num_players
+        return self.finished and self._num_folded + 1 < self._rules.num_players
 
     def _next_player(self, after: int) -> int | None:
-        folded, spent, stacks = self.folded, self.spent, self.game.stacks
-        for p in _SEATS_AFTER[len(folded)][after]:
+        folded, spent, stacks = self.folded, self.spent, self._rules.stacks
+        for p in self._rules.seats_after[after]:
             if not folded[p] and spent[p] < stacks[p]:
                 return p
         return None
 
     def _raise_bounds(self) -> tuple[int, int] | None:
         """(min raise-to, max raise-to) for the player to act, or None when it cannot raise."""
-        game = self.game
-        if self._num_raises >= game.max_raises[self.round]:
+        rules = self._rules
+        r = self.round
+        if self._num_raises >= rules.max_raises[r]:
             return None
-        if len(self.actions[self.round]) + game.num_players > MAX_ACTIONS_PER_ROUND:
+        if len(self.actions[r]) + rules.num_players > MAX_ACTIONS_PER_ROUND:
             return None
         if self._num_active <= 1:
             return None
         p = self._to_act
         assert p is not None
-        stack = game.stacks[p]
-        if not game.is_nolimit:
-            raise_to = min(self.max_spent + game.raise_sizes[self.round], stack)
+        stack = rules.stacks[p]
+        if not rules.is_nolimit:
+            raise_to = min(self.max_spent + rules.raise_sizes[r], stack)
             return raise_to, raise_to
         if self.min_raise_to > stack:
             if self.max_spent >= stack:
@@ -224,13 +270,13 @@ class HandState:
         if kind is _FOLD:
             if action.size:
                 raise IllegalActionError("a fold carries no size")
-            if self.spent[p] == self.max_spent or self.spent[p] == self.game.stacks[p]:
+            if self.spent[p] == self.max_spent or self.spent[p] == self._rules.stacks[p]:
                 raise IllegalActionError(f"position {p} cannot fold: it has nothing to call")
             return
         bounds = self._raise_bounds()
         if bounds is None:
             raise IllegalActionError(self._why_no_raise())
-        if not self.game.is_nolimit:
+        if not self._rules.is_nolimit:
             if action.size:
                 raise IllegalActionError("a limit raise carries no size")
             return
@@ -288,7 +334,7 @@ class HandState:
         return played
 
     def _do(self, action: Action) -> None:
-        game = self.game
+        game = self._rules
         p = self._to_act
         assert p is not None
         r = self.round

@@ -332,11 +332,11 @@ def _update_cards(previous: str, cards: str, state: HandState, round_before: int
         text = cards[known + 1 :]  # the board of the one new round, the most common change
         if len(text) != 2 * game.num_board_cards[state.round]:
             return False
-        new = [_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, len(text), 2)]
+        dealt = [_CARD_BY_STRING.get(text[i : i + 2], -1) for i in range(0, len(text), 2)]
         seen = set(state.board_cards).union(*filter(None, state.hole_cards))
-        if len(seen.union(new)) != len(seen) + len(new) or not game.deck_set.issuperset(new):
+        if len(seen.union(dealt)) != len(seen) + len(dealt) or not game.deck_set.issuperset(dealt):
             return False
-        state.board_cards += tuple(new)
+        state.board_cards += tuple(dealt)
         return True
     rounds = cards.split("/")
     old_rounds = previous.split("/")
