@@ -86,8 +86,6 @@ class Ignored:
 
 
 ClientEvent = ActionRequired | StateUpdate | HandFinished | Ignored
-_new_event = object.__new__
-_set_field = object.__setattr__
 
 
 class ClientSession:
@@ -118,19 +116,14 @@ class ClientSession:
             if is_comment(text):
                 return Ignored(f"comment: {text}")
         view = self._reader.parse(line)
-        # Each event is made as its dataclass would make it, without calling its __init__.
         if view._turn:  # never at the end of the hand, when nobody is to act
             self._pending = view
-            event: ClientEvent = _new_event(ActionRequired)
-        else:
-            self._pending = None
-            if self._reader._state.finished:  # type: ignore[union-attr]  # a line was read
-                self.hands_finished += 1
-                event = _new_event(HandFinished)
-            else:
-                event = _new_event(StateUpdate)
-        _set_field(event, "view", view)
-        return event
+            return ActionRequired(view)
+        self._pending = None
+        if self._reader.peek().finished:
+            self.hands_finished += 1
+            return HandFinished(view)
+        return StateUpdate(view)
 
     @property
     def pending(self) -> MatchState | None:

@@ -31,6 +31,7 @@ _PREFIX_NAME = _PREFIX[:-1]
 _CARD_BY_STRING = {text: index for index, text in enumerate(CARD_STRINGS)}
 _DIGITS = frozenset("0123456789")
 _MAX_AMOUNT_DIGITS = 10
+_MAX_RAISE = 2**31 - 1
 
 
 class MatchState:
@@ -182,12 +183,14 @@ class MatchStateReader:
     """Reads the successive ``MATCHSTATE`` lines one player receives, applying only what is new.
 
     Within a hand every line extends the previous one: the same position and hand number,
-    the betting so far plus the latest actions, the cards plus any new board. When a line
-    starts with the previous line up to the end of its betting, :meth:`parse` applies the new
-    actions alone to the state it holds (checked by the same :meth:`HandState.apply`) and
-    re-reads the cards field only when it changed. Any other line (a new hand, a resumed
-    match) is parsed from scratch. The view is always what :func:`parse_match_state` returns
-    for the line, and a bad line raises the same ProtocolError.
+    the betting so far plus the latest actions, the cards plus any new board or hole cards
+    shown. When a line starts with the previous line up to the end of its betting,
+    :meth:`parse` applies the new actions alone to the state it holds (each checked by
+    :meth:`HandState.apply`; the actions already held are not checked again) and reads only
+    what changed in the cards field. The first line of the next hand, at any position, is
+    read from its hole cards alone. Any other line (a resumed match, a line that rewrites an
+    earlier action) is parsed from scratch. The view is always what :func:`parse_match_state`
+    returns for the line, and a bad line raises the same ProtocolError.
 
     No state is copied unless it must be: a view takes the reader's state when its ``state``
     is first read (see :class:`MatchState`), and only then does the next line of the hand
@@ -209,6 +212,7 @@ class MatchStateReader:
         """What follows the position in the first line of the next hand ("-" before any line)."""
         self._positions = {str(p): p for p in range(game.num_players)}
         """Each position's spelling (the only one :func:`parse_match_state` accepts)."""
+        self._nolimit = game.is_nolimit
         self._news = dict(_SIMPLE_NEWS)
         if not game.is_nolimit:
             self._news["r"] = (_RAISE_ACTION, 0)
@@ -281,11 +285,22 @@ class MatchStateReader:
         """Apply the actions of ``front[known:]``, the betting a line adds to the last one's:
         True when all are sound and legal, else False. A single no-limit raise is remembered
         as a simple news (its size, not its legality)."""
-        if not _apply_betting(front, known, len(front), state, self.game.is_nolimit):
-            return False
         news = front[known:]
-        if news[0] == "r" and news[-1] != "/" and len(self._news) < _MAX_NEWS and news[1:].isdigit():
-            self._news[news] = (state.actions[state.round][-1], 0)
+        size_text = news[1:]
+        if news[0] != "r" or not size_text.isdigit() or not self._nolimit:
+            return _apply_betting(front, known, len(front), state, self._nolimit)
+        if size_text[0] == "0" or len(size_text) > _MAX_AMOUNT_DIGITS or int(size_text) > _MAX_RAISE:
+            return False
+        action = Action(ActionKind.RAISE, int(size_text))
+        round_before = state.round
+        try:
+            state.apply(action)
+        except IllegalActionError:
+            return False
+        if state.round != round_before:
+            return False
+        if len(self._news) < _MAX_NEWS:
+            self._news[news] = (action, 0)
         return True
 
     def _read_whole(self, line: str) -> HandState:
@@ -419,7 +434,7 @@ def _apply_betting(line: str, start: int, end: int, state: HandState, nolimit: b
                 if not size_text or size_text[0] == "0" or len(size_text) > _MAX_AMOUNT_DIGITS:
                     return False
                 size = int(size_text)
-                if size > 2**31 - 1:
+                if size > _MAX_RAISE:
                     return False
                 apply(Action(ActionKind.RAISE, size))
             else:
@@ -466,7 +481,7 @@ def replay_betting(betting: str, state: HandState, offset: int, start: int = 0) 
                 size_text = betting[start:i]
                 if not size_text:
                     raise ProtocolError(f"betting at offset {where}: no-limit raise without a size")
-                action = Action(ActionKind.RAISE, _number(size_text, "raise size", offset + start, 2**31 - 1))
+                action = Action(ActionKind.RAISE, _number(size_text, "raise size", offset + start, _MAX_RAISE))
             else:
                 action = _RAISE_ACTION
         else:

@@ -343,7 +343,9 @@ def test_a_client_session_reads_every_line_as_parsing_it_alone_does(data):
     from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, Ignored, StateUpdate
 
     name = data.draw(
-        st.sampled_from(["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p"])
+        st.sampled_from(
+            ["kuhn", "kuhn3p", "leduc", "holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p"]
+        )
     )
     game = load_game(name)
     seed = data.draw(st.integers(0, 2**32 - 1))
