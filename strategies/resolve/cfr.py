@@ -186,7 +186,7 @@ class SubgameSolver:
                     self._own,
                 )
                 self._terminal_values(player, self._reach, self._values)
-                _backward(
+                _update(
                     tree.kind,
                     tree.player,
                     tree.children,
@@ -198,20 +198,10 @@ class SubgameSolver:
                     self.regrets,
                     positive,
                     negative,
-                    0,
-                )
-                _accumulate(
-                    tree.kind,
-                    tree.player,
-                    tree.slot,
-                    tree.num_actions,
-                    self.sigma,
                     self._own,
-                    player,
                     self.strategy_sum,
                     weight,
                 )
-                _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, player)
                 if player == self.gadget_position:
                     _gadget_update(self.gadget_regrets, self._values[0], self.bounds, positive, negative)
 
@@ -435,26 +425,32 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):
 @njit(cache=True)
 def _regret_match(regrets, sigma, kind, slot, num_actions, player, who):
     """sigma from the regrets at the decisions of ``who`` (-1: every decision)."""
-    n = regrets.shape[1]
-    total = np.empty(n)  # float64 sums, one per holding, each in the order of the actions
+    total = np.empty(regrets.shape[1])
     for node in range(kind.shape[0]):
         if kind[node] != DECISION or (who >= 0 and player[node] != who):
             continue
-        base, count = slot[node], num_actions[node]
-        total[:] = 0.0
-        for k in range(count):
-            row = regrets[base + k]
-            for h in range(n):
-                r = row[h]
-                total[h] += r if r > 0 else 0.0
-        uniform = 1.0 / count
-        for k in range(count):
-            row = regrets[base + k]
-            out = sigma[base + k]
-            for h in range(n):
-                r = row[h]
-                t = total[h]
-                out[h] = (r / t if r > 0 else 0.0) if t > 0 else uniform
+        _match(regrets, sigma, slot[node], num_actions[node], total)
+
+
+@njit(cache=True)
+def _match(regrets, sigma, base, count, total):
+    """sigma's rows ``base .. base + count`` (one decision) from the regrets; ``total``: scratch
+    for the float64 sums, one per holding, each in the order of the actions."""
+    n = regrets.shape[1]
+    total[:] = 0.0
+    for k in range(count):
+        row = regrets[base + k]
+        for h in range(n):
+            r = row[h]
+            total[h] += r if r > 0 else 0.0
+    uniform = 1.0 / count
+    for k in range(count):
+        row = regrets[base + k]
+        out = sigma[base + k]
+        for h in range(n):
+            r = row[h]
+            t = total[h]
+            out[h] = (r / t if r > 0 else 0.0) if t > 0 else uniform
 
 
 @njit(cache=True)
@@ -527,15 +523,54 @@ def _best_response(kind, player, children, num_actions, values, who):
 
 
 @njit(cache=True)
-def _accumulate(kind, player, slot, num_actions, sigma, own, who, strategy_sum, weight):
-    n = sigma.shape[1]
-    for node in range(kind.shape[0]):
-        if kind[node] != DECISION or player[node] != who:
+def _update(
+    kind,
+    player,
+    children,
+    num_actions,
+    slot,
+    sigma,
+    values,
+    who,
+    regrets,
+    positive,
+    negative,
+    own,
+    strategy_sum,
+    weight,
+):
+    """One player's half-iteration from the leaves up, node by node: the values (as
+    :func:`_backward`), then at each decision of ``who`` its discounted regrets, the average
+    strategy's sum (``own`` reach times the strategy just played) and the strategy for the
+    next iteration (regret matching)."""
+    n = values.shape[1]
+    total = np.empty(n)
+    for node in range(kind.shape[0] - 1, -1, -1):
+        if kind[node] != DECISION:
             continue
-        base = slot[node]
-        for k in range(num_actions[node]):
-            for h in range(n):
-                strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            values[node, h] = 0.0
+        if player[node] == who:
+            for k in range(count):
+                child = children[node, k]
+                for h in range(n):
+                    values[node, h] += sigma[base + k, h] * values[child, h]
+            for k in range(count):
+                child = children[node, k]
+                for h in range(n):
+                    r = regrets[base + k, h]
+                    r *= positive if r > 0 else negative
+                    regrets[base + k, h] = r + values[child, h] - values[node, h]
+            for k in range(count):
+                for h in range(n):
+                    strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
+            _match(regrets, sigma, base, count, total)
+        else:
+            for k in range(count):
+                child = children[node, k]
+                for h in range(n):
+                    values[node, h] += values[child, h]
 
 
 @njit(cache=True)
