@@ -34,7 +34,7 @@ def test_nfsp_learns_kuhn_below_uniform() -> None:
     uniform = evaluate(game, uniform_policy(game)).exploitability
     nfsp.play(15_000)
     assert nfsp.hands > 5_000
-    assert evaluate(game, nfsp.average_policy()).exploitability < 0.8 * uniform  # 0.33 against 0.46
+    assert evaluate(game, nfsp.average_policy()).exploitability < 0.8 * uniform  # 0.35 against 0.46
 
 
 def test_the_table_is_the_networks_policy_at_every_information_set() -> None:
