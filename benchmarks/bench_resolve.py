@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -45,9 +46,10 @@ import numpy as np
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.analysis.matchups import holding_space
 from pokerbot.protocol.cards import cards_from_string
-from pokerbot.protocol.game import load_game
+from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
+from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.tree import build_subgame
@@ -70,14 +72,22 @@ def _quantiles(times: list[float]) -> dict[str, float]:
     }
 
 
-def decisions(game_name: str, strategy: str, opponent: str, hands: int, seed: int) -> dict[str, dict[str, float]]:
-    game = load_game(game_name)
-    registry = default_registry()
-    player = registry.create(strategy, game, seed)
-    other = registry.create(opponent, game, seed + 1)
-    player.prepare()
+def _play(
+    game: Game,
+    player: Strategy,
+    other: Strategy,
+    hands: int,
+    seed: int,
+    *,
+    clock: Callable[[], float],
+    allowed: float,
+    on_decision: Callable[[int, HandState, Action, float], None],
+    on_end: Callable[[float], None] = lambda seconds: None,
+) -> None:
+    """Deal ``hands`` fixed-seed hands, seats alternating; ``player``'s decisions are timed by
+    ``clock`` (``allowed`` seconds each) and reported to ``on_decision`` (hand, state before the
+    action, action, seconds), its observations of hands' ends to ``on_end``."""
     rng = random.Random(seed)
-    by_street: dict[str, list[float]] = {street: [] for street in STREETS}
     for hand in range(hands):
         deck = list(game.deck)
         rng.shuffle(deck)
@@ -88,14 +98,30 @@ def decisions(game_name: str, strategy: str, opponent: str, hands: int, seed: in
             assert position is not None
             view = MatchState(position, hand, state.view(position))
             if position == seat:
-                started = time.perf_counter()
-                action = player.decide(view, time.monotonic() + 10.0)
-                by_street[STREETS[state.round]].append(time.perf_counter() - started)
+                started = clock()
+                action = player.decide(view, time.monotonic() + allowed)
+                on_decision(hand, state, action, clock() - started)
             else:
-                action = other.decide(view, time.monotonic() + 10.0)
+                action = other.decide(view, time.monotonic() + allowed)
             state.apply(action)
-        for position, who in ((seat, player), (1 - seat, other)):
-            who.observe(MatchState(position, hand, state.view(position)))
+        started = clock()
+        player.observe(MatchState(seat, hand, state.view(seat)))
+        on_end(clock() - started)
+        other.observe(MatchState(1 - seat, hand, state.view(1 - seat)))
+
+
+def decisions(game_name: str, strategy: str, opponent: str, hands: int, seed: int) -> dict[str, dict[str, float]]:
+    game = load_game(game_name)
+    registry = default_registry()
+    player = registry.create(strategy, game, seed)
+    other = registry.create(opponent, game, seed + 1)
+    player.prepare()
+    by_street: dict[str, list[float]] = {street: [] for street in STREETS}
+
+    def record(hand: int, state: HandState, action: Action, seconds: float) -> None:
+        by_street[STREETS[state.round]].append(seconds)
+
+    _play(game, player, other, hands, seed, clock=time.perf_counter, allowed=10.0, on_decision=record)
     report = {street: _quantiles(times) for street, times in by_street.items() if times}
     searched = [t for street in STREETS[1:] for t in by_street[street]]
     if searched:
@@ -113,30 +139,17 @@ def cpu_run(game_name: str, strategy: str, opponent: str, hands: int, seed: int)
     started = time.process_time()
     player.prepare()
     prepare = time.process_time() - started
-    rng = random.Random(seed)
     seconds = dict.fromkeys((*STREETS, "hand ends"), 0.0)
     digest = hashlib.sha256()
-    for hand in range(hands):
-        deck = list(game.deck)
-        rng.shuffle(deck)
-        state = HandState(game, hole_cards=[tuple(deck[0:2]), tuple(deck[2:4])], board_cards=tuple(deck[4:9]))
-        seat = hand % 2
-        while not state.finished:
-            position = state.current_player
-            assert position is not None
-            view = MatchState(position, hand, state.view(position))
-            if position == seat:
-                started = time.process_time()
-                action = player.decide(view, time.monotonic() + 60.0)
-                seconds[STREETS[state.round]] += time.process_time() - started
-                digest.update(f"{hand}:{state.betting_string()}:{action};".encode())
-            else:
-                action = other.decide(view, time.monotonic() + 60.0)
-            state.apply(action)
-        started = time.process_time()
-        player.observe(MatchState(seat, hand, state.view(seat)))
-        seconds["hand ends"] += time.process_time() - started
-        other.observe(MatchState(1 - seat, hand, state.view(1 - seat)))
+
+    def record(hand: int, state: HandState, action: Action, spent: float) -> None:
+        seconds[STREETS[state.round]] += spent
+        digest.update(f"{hand}:{state.betting_string()}:{action};".encode())
+
+    def ended(spent: float) -> None:
+        seconds["hand ends"] += spent
+
+    _play(game, player, other, hands, seed, clock=time.process_time, allowed=60.0, on_decision=record, on_end=ended)
     return {"prepare": prepare, "seconds": seconds, "actions": digest.hexdigest()[:16]}
 
 
