@@ -598,6 +598,33 @@ _BATCH = 8
 the processor overlaps; each node's own additions keep their order)."""
 
 
+@njit(cache=True, inline="always")
+def _sweep_group(values, reach, batch, m, order, start, stop, cards, hole, totals, per_card, sign):
+    """One strength group of a showdown sweep: each holding of ``order[start:stop]`` gets
+    ``sign`` times the reach of the opponent holdings swept before it that share no card with
+    it (``totals`` and ``per_card``, the batch's sums so far); then the group's own reach joins
+    the sums. ``sign`` is 1 or -1, so the values are bit for bit those of adding or subtracting."""
+    for i in range(start, stop):
+        h = order[i]
+        a = cards[h, 0]
+        b = cards[h, hole - 1]
+        for j in range(m):
+            w = totals[j] - per_card[a, j]
+            if hole == 2:
+                w -= per_card[b, j]
+            values[batch[j], h] += sign * w
+    for i in range(start, stop):
+        h = order[i]
+        a = cards[h, 0]
+        b = cards[h, hole - 1]
+        for j in range(m):
+            r = reach[batch[j], h]
+            totals[j] += r
+            per_card[a, j] += r
+            if hole == 2:
+                per_card[b, j] += r
+
+
 @njit(cache=True)
 def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):
     n = reach.shape[1]
@@ -655,49 +682,13 @@ def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bound
                 values[batch[j], h] = 0.0
             totals[j] = 0.0
             per_card[:, j] = 0.0
-        for g in range(groups):
-            for i in range(bounds[g], bounds[g + 1]):
-                h = order[i]
-                a = cards[h, 0]
-                b = cards[h, hole - 1]
-                for j in range(m):
-                    w = totals[j] - per_card[a, j]
-                    if hole == 2:
-                        w -= per_card[b, j]
-                    values[batch[j], h] += w
-            for i in range(bounds[g], bounds[g + 1]):
-                h = order[i]
-                a = cards[h, 0]
-                b = cards[h, hole - 1]
-                for j in range(m):
-                    r = reach[batch[j], h]
-                    totals[j] += r
-                    per_card[a, j] += r
-                    if hole == 2:
-                        per_card[b, j] += r
+        for g in range(groups):  # wins: the weaker groups' reach, swept upwards
+            _sweep_group(values, reach, batch, m, order, bounds[g], bounds[g + 1], cards, hole, totals, per_card, 1.0)
         for j in range(m):
             totals[j] = 0.0
             per_card[:, j] = 0.0
-        for g in range(groups - 1, -1, -1):
-            for i in range(bounds[g], bounds[g + 1]):
-                h = order[i]
-                a = cards[h, 0]
-                b = cards[h, hole - 1]
-                for j in range(m):
-                    w = totals[j] - per_card[a, j]
-                    if hole == 2:
-                        w -= per_card[b, j]
-                    values[batch[j], h] -= w
-            for i in range(bounds[g], bounds[g + 1]):
-                h = order[i]
-                a = cards[h, 0]
-                b = cards[h, hole - 1]
-                for j in range(m):
-                    r = reach[batch[j], h]
-                    totals[j] += r
-                    per_card[a, j] += r
-                    if hole == 2:
-                        per_card[b, j] += r
+        for g in range(groups - 1, -1, -1):  # losses: the stronger groups' reach, swept downwards
+            _sweep_group(values, reach, batch, m, order, bounds[g], bounds[g + 1], cards, hole, totals, per_card, -1.0)
         for j in range(m):
             node = batch[j]
             s = float(stake[node])
