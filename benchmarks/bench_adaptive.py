@@ -1,9 +1,9 @@
-"""The safe adaptive hold'em agent: decision time by part and street, and the ledger's path.
+"""The safe hold'em agent (``safe-miximax``): decision time by part and street, and the ledger's path.
 
 Run: python benchmarks/bench_adaptive.py [--game holdem-nolimit-2p] [--opponent random]
      [--hands 200] [--budget 0.05] [--seed 1] [--seconds-per-action S]
 
-The agent (``adaptive:BUDGET``) plays ``--hands`` in-process hands against ``--opponent``,
+The agent (``safe-miximax:BUDGET``) plays ``--hands`` in-process hands against ``--opponent``,
 each decision given ``--seconds-per-action`` (the deadline a client would pass; 0.045 is
 what a 100 ms response limit leaves); every decision is timed (wall clock, seconds) and
 grouped by the part that played the hand (blueprint or exploiter) and by street. Reported
@@ -89,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     game = load_game(args.game)
     registry = default_registry()
-    made = registry.create(f"adaptive:{args.budget}", game, args.seed)
+    made = registry.create(f"safe-miximax:{args.budget}", game, args.seed)
     assert isinstance(made, SafeExploiter)
     settings = made.ledger.settings
     if args.initial is not None:
@@ -101,7 +101,7 @@ def main() -> None:
     timing = {} if args.seconds_per_action is None else {"seconds_per_action": args.seconds_per_action}
     run_inprocess_match(game, args.hands, args.seed, [agent, opponent], ["adaptive", args.opponent], **timing)
     print(
-        f"{args.game}: adaptive:{args.budget} (initial {settings.initial:g} BB) vs {args.opponent}, "
+        f"{args.game}: safe-miximax:{args.budget} (initial {settings.initial:g} BB) vs {args.opponent}, "
         f"{args.hands} hands, seed {args.seed}, "
         f"{time.perf_counter() - started:.0f} s"
     )

@@ -120,7 +120,9 @@ def _miximax_argument(game: Game, argument: str) -> None:
 def _adaptive_argument(game: Game, argument: str) -> None:
     if _small_two_player_limit(game):
         raise ValueError("adaptive takes a time budget only in hold'em")
-    _miximax_argument(game, argument)
+    from pokerbot.strategies.resolve import parse_budget  # light: no solver, no numba
+
+    parse_budget(argument)
 
 
 def _resolve(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
@@ -148,15 +150,25 @@ def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strate
         from pokerbot.strategies.bayes.agent import adaptive_factory
 
         return adaptive_factory(game, seed)
+    from pokerbot.strategies.resolve import exploit_factory  # imports numba and river: only when asked
+
+    return exploit_factory(game, seed, budget)
+
+
+def _safe_miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
     from pokerbot.strategies.safe.agent import safe_exploiter_factory  # imports river and numba: only when asked
 
     return safe_exploiter_factory(game, seed, budget)
 
 
+def _heads_up_blueprint(game: Game) -> bool:
+    return game.num_players == 2 and _has_blueprint(game)
+
+
 def _adaptive_games(game: Game) -> bool:
     """Small two-player limit games (the Bayesian agent) and heads-up hold'em with a blueprint
-    (the safe adaptive agent)."""
-    return _small_two_player_limit(game) or (game.num_players == 2 and _has_blueprint(game))
+    (re-solving with the opponent model inside)."""
+    return _small_two_player_limit(game) or _heads_up_blueprint(game)
 
 
 def _small_two_player_limit(game: Game) -> bool:
@@ -174,23 +186,27 @@ def _miximax_games(game: Game) -> bool:
 
 
 MATCH_BUDGET = "200nodes"
-"""The search budget of ``miximax`` (``adaptive``'s exploiter in heads-up hold'em) when
-``pokerbot match`` picks it by default: 200 nodes per decision, about 0.02 s on an idle
-machine (a fast self-play setting, 1,000 hands in well under a minute), and a node budget so
-that the same seed plays the same match under any load (``pokerbot play``, against a server's
-clock, keeps the time budget, 0.05 s)."""
+"""The search budget of ``miximax`` when ``pokerbot match`` picks it by default (3-player
+hold'em): 200 nodes per decision, about 0.02 s on an idle machine, and a node budget so that the
+same seed plays the same match under any load (``pokerbot play``, against a server's clock,
+keeps the time budget, 0.05 s)."""
+MATCH_ITERATIONS = "30iterations"
+"""The re-solving budget of ``adaptive`` when ``pokerbot match`` picks it by default (heads-up
+hold'em): 30 iterations per solve, about 0.7 s of CPU a hand (1,000 hands in about five
+minutes), and an iteration budget so that the same seed plays the same match under any load
+(``pokerbot play``, against a server's clock, keeps the time budget, 1 s)."""
 
 
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
     first seat of ``pokerbot match``): ``adaptive`` in heads-up hold'em with a blueprint (the
-    built-in limit and no-limit games; ``adaptive:200nodes`` when ``fast``) and in two-player small
+    built-in limit and no-limit games; ``adaptive:30iterations`` when ``fast``) and in two-player small
     limit games (Kuhn, Leduc); ``miximax`` in the other games it plays, heads-up with the
     52-card deck and three-player hold'em (``miximax:200nodes`` when ``fast``); ``equilibrium``
     where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
     baseline against ``random``)."""
     if game.num_players == 2 and _has_blueprint(game):
-        return f"adaptive:{MATCH_BUDGET}" if fast else "adaptive"
+        return f"adaptive:{MATCH_ITERATIONS}" if fast else "adaptive"
     if _miximax_games(game):
         return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
     if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
@@ -322,13 +338,26 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="adaptive",
             factory=_adaptive,
-            summary="The strongest adaptive agent: in heads-up hold'em the blueprint, moving to miximax as the "
-            "winnings shown allow (adaptive:SECONDS sets miximax's time per decision); in Kuhn and Leduc the "
+            summary="The strongest adaptive agent: in heads-up hold'em resolve-exploit (real-time re-solving with "
+            "the opponent model inside, weighted by the winnings shown; adaptive:SECONDS sets the time per "
+            "decision, default 1, adaptive:Niterations an iteration budget); in Kuhn and Leduc the "
             "equilibrium, then Bayesian best responses as the posterior sharpens.",
             supports=_adaptive_games,
             argument="SECONDS",
             argument_optional=True,
             check_argument=_adaptive_argument,
+        )
+    )
+    registry.register(
+        StrategyInfo(
+            name="safe-miximax",
+            factory=_safe_miximax,
+            summary="Heads-up hold'em: the blueprint, moving to miximax hand by hand as the winnings shown allow "
+            "(safe-miximax:SECONDS sets miximax's time per decision, NODESnodes a node budget).",
+            supports=_heads_up_blueprint,
+            argument="SECONDS",
+            argument_optional=True,
+            check_argument=_miximax_argument,
         )
     )
     for name, summary in SHIPPED.items():

@@ -683,14 +683,21 @@ def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch:
 
     from pokerbot.bot.cli import play as play_cli
     from pokerbot.bot.client.play import ClientResult
+    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
 
     seen: list[tuple[bool, int]] = []
+    calls: list[Strategy] = []
+    original = ResolvingExploiter.prepare
+
+    def prepare(self: ResolvingExploiter) -> None:
+        original(self)
+        calls.append(self)
 
     async def fake_play_match(url: str, game: Game, strategy: Strategy, **options: Any) -> ClientResult:
-        agent = getattr(strategy, "exploiter", strategy)  # the default, adaptive: miximax is its exploiter
-        seen.append((agent.preflop._chart is not None, gc.get_freeze_count()))
+        seen.append((calls == [strategy], gc.get_freeze_count()))  # the default, adaptive, re-solves
         return ClientResult(0, 0)
 
+    monkeypatch.setattr(ResolvingExploiter, "prepare", prepare)
     monkeypatch.setattr(play_cli, "play_match", fake_play_match)
     frozen_before = gc.get_freeze_count()
     try:
@@ -699,7 +706,7 @@ def test_play_prepares_the_strategy_and_freezes_it_before_the_match(monkeypatch:
         gc.unfreeze()
     assert result.exit_code == 0, result.output
     ((prepared, frozen),) = seen
-    assert prepared  # the chart was loaded before the dealer was reached
+    assert prepared  # the solver's code was loaded before the dealer was reached
     assert frozen > frozen_before  # and what was loaded is out of the collector's sight
 
 

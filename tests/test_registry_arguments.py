@@ -117,10 +117,21 @@ def test_adaptive_plays_kuhn_and_leduc(game_name: str) -> None:
 
 
 @pytest.mark.parametrize("game_name", ["holdem-nolimit-2p", "holdem-limit-2p"])
-def test_adaptive_is_the_safe_agent_in_heads_up_holdem(game_name: str) -> None:
+def test_adaptive_is_the_resolving_exploiter_in_heads_up_holdem(game_name: str) -> None:
+    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
     from pokerbot.strategies.safe.agent import SafeExploiter
 
-    assert isinstance(REGISTRY.create("adaptive", load_game(game_name), 3), SafeExploiter)
+    game = load_game(game_name)
+    agent = REGISTRY.create("adaptive:7iterations", game, 3)
+    assert isinstance(agent, ResolvingExploiter) and agent.player.settings.iterations == 7
+    assert isinstance(REGISTRY.create("safe-miximax", game, 3), SafeExploiter)
+
+
+@pytest.mark.parametrize("argument", ["200nodes", "0", "-1", "0iterations", "fast"])
+def test_adaptive_refuses_a_bad_budget_in_one_line(argument: str) -> None:
+    with pytest.raises(UnknownStrategyError) as caught:
+        REGISTRY.create(f"adaptive:{argument}", load_game("holdem-nolimit-2p"), 3)
+    assert "\n" not in str(caught.value) and "adaptive" in str(caught.value)
 
 
 @pytest.mark.parametrize("game_name", ["kuhn3p", "holdem-nolimit-3p"])

@@ -368,18 +368,20 @@ def test_a_hand_is_settled_by_the_part_that_played_it_when_the_next_hand_came_fi
     assert len(agent._parts) == MAX_OPEN_HANDS
 
 
-def test_adaptive_is_the_safe_agent_in_holdem_and_the_default_there():
+def test_the_safe_agent_is_safe_miximax_and_adaptive_the_default_in_holdem():
     registry = default_registry()
     assert default_strategy(NOLIMIT) == "adaptive" and default_strategy(LIMIT) == "adaptive"
-    assert default_strategy(NOLIMIT, fast=True) == "adaptive:200nodes"
+    assert default_strategy(NOLIMIT, fast=True) == "adaptive:30iterations"
     assert default_strategy(load_game("holdem-nolimit-3p")) == "miximax"
     assert default_strategy(load_game("leduc")) == "adaptive"
-    agent = registry.create("adaptive:0.01", LIMIT, seed=1)
+    agent = registry.create("safe-miximax:0.01", LIMIT, seed=1)
     assert isinstance(agent, SafeExploiter) and agent.exploiter.settings.time_budget == 0.01
-    outcome = run_inprocess_match(LIMIT, 20, 3, [agent, AlwaysRaise(LIMIT)], ["adaptive", "raise"])
-    assert outcome.illegal_actions == {"adaptive": 0, "raise": 0}
+    outcome = run_inprocess_match(LIMIT, 20, 3, [agent, AlwaysRaise(LIMIT)], ["safe", "raise"])
+    assert outcome.illegal_actions == {"safe": 0, "raise": 0}
     with pytest.raises(ValueError, match="time budget only in hold'em"):
         registry.create("adaptive:0.01", load_game("leduc"), seed=1)
+    with pytest.raises(ValueError, match="does not play this game"):
+        registry.create("safe-miximax", load_game("leduc"), seed=1)
 
 
 def test_a_flop_equity_estimate_is_the_mean_of_sampled_turns_and_unbiased():

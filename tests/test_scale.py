@@ -308,10 +308,10 @@ def _match_log(folder: Path, hash_seed: str, *extra: str) -> bytes:
 @pytest.mark.slow
 @pytest.mark.usefixtures("compiled_holdem_agents")
 def test_default_match_is_reproducible_in_process_and_over_tcp(tmp_path: Path) -> None:
-    """The default strategies (adaptive with a node budget against random): a run in process
+    """The default strategies (adaptive with an iteration budget against random): a run in process
     and a run over TCP (loopback, the strategy in a process of its own that observes every
     hand before deciding), each in a fresh process with its own hash seed, write the same log
     byte for byte."""
     first = _match_log(tmp_path / "a", "1", "--in-process")
-    assert b"adaptive=200nodes" in first
+    assert b"adaptive=30iterations" in first
     assert _match_log(tmp_path / "b", "2") == first

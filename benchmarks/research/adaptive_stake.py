@@ -1,8 +1,8 @@
-"""The safe adaptive agent with and without an initial stake, side by side on the same deals.
+"""The safe agent (``safe-miximax``) with and without an initial stake, side by side on the same deals.
 
 ``python benchmarks/research/adaptive_stake.py --stakes 0 20 --hands 200 --seed 11`` plays, for every
 opponent of the issue-17 tables (``--opponents`` to choose), one duplicate match in process
-(``--hands`` deals, each played twice with the seats exchanged) of ``adaptive:BUDGET`` whose
+(``--hands`` deals, each played twice with the seats exchanged) of ``safe-miximax:BUDGET`` whose
 ledger has each initial stake ``B0`` of ``--stakes`` (big blinds; :class:`SafetySettings`
 ``initial``), every other setting the game's default. The same seed deals the same cards to
 every variant, so the difference between two columns is paired. Prints mbb/hand with the 95 %
@@ -46,7 +46,7 @@ OPPONENTS = (
 
 
 def agent(game: Game, seed: int, budget: str, changes: dict[str, object], defend: bool = False) -> SafeExploiter:
-    """``adaptive:BUDGET`` with the game's default ledger settings changed by ``changes``
+    """``safe-miximax:BUDGET`` with the game's default ledger settings changed by ``changes``
     (:class:`SafetySettings` fields: ``initial``, ``cap``, ``spare``, ``imaginary``,
     ``spread_by_part``) and the blueprint's minimum defence when ``defend``."""
     settings = default_settings(game).model_copy(update=changes)

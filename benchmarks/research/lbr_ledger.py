@@ -29,7 +29,7 @@ from pokerbot.strategies.safe.agent import SafeExploiter, default_settings, safe
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="holdem-nolimit-2p")
-    parser.add_argument("--strategy", default="adaptive:500nodes")
+    parser.add_argument("--strategy", default="safe-miximax:500nodes")
     parser.add_argument("--deals", type=int, default=250)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--lbr-second", action="store_true", help="LBR in the second seat")
@@ -42,8 +42,8 @@ def main() -> None:
     made: list[SafeExploiter] = []
 
     name, _, budget = args.strategy.partition(":")
-    if name != "adaptive":
-        raise SystemExit(f"--strategy must be adaptive or adaptive:BUDGET, got {args.strategy}")
+    if name != "safe-miximax":
+        raise SystemExit(f"--strategy must be safe-miximax or safe-miximax:BUDGET, got {args.strategy}")
     settings = default_settings(game).model_copy(update={"cap": args.cap})
     if args.spare is not None:
         settings = settings.model_copy(update={"spare": args.spare})

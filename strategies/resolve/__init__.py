@@ -38,24 +38,32 @@ def plays(game: Game) -> bool:
     return not game.is_nolimit and game.num_hole_cards == 1 and len(game.deck) <= 13
 
 
-def _settings(argument: str | None) -> ResolveSettings:
-    from pokerbot.strategies.resolve.player import ResolveSettings
-
+def parse_budget(argument: str | None) -> tuple[int, float | None]:
+    """A re-solve's budget from a strategy's argument: ``(iterations, seconds)``; none: the
+    clock's :data:`DEFAULT_SECONDS`; ``Niterations``: N iterations and no clock; ``SECONDS``: the
+    clock. Raises ValueError, in one line, for anything else."""
     if not argument:
-        return ResolveSettings(iterations=100_000, seconds=DEFAULT_SECONDS)
+        return 100_000, DEFAULT_SECONDS
     match = _ITERATIONS.match(argument)
     if match:
         count = int(match.group(1))
         if count < 1:
             raise ValueError("the iteration budget must be at least 1")
-        return ResolveSettings(iterations=count, seconds=None)
+        return count, None
     try:
         seconds = float(argument)
     except ValueError:
         raise ValueError(f"expected SECONDS or Niterations, got {argument!r}") from None
     if not seconds > 0:
         raise ValueError("the time budget must be positive")
-    return ResolveSettings(iterations=100_000, seconds=seconds)
+    return 100_000, seconds
+
+
+def _settings(argument: str | None) -> ResolveSettings:
+    from pokerbot.strategies.resolve.player import ResolveSettings
+
+    iterations, seconds = parse_budget(argument)
+    return ResolveSettings(iterations=iterations, seconds=seconds)
 
 
 def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[str, object]:
@@ -102,4 +110,4 @@ def exploit_factory(game: Game, seed: int | None = None, argument: str | None = 
     )
 
 
-__all__ = ["DEFAULT_SECONDS", "exploit_factory", "plays", "resolve_factory"]
+__all__ = ["DEFAULT_SECONDS", "exploit_factory", "parse_budget", "plays", "resolve_factory"]

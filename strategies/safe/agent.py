@@ -86,7 +86,7 @@ def default_settings(game: Game) -> SafetySettings:
 class SafeExploiter(Strategy):
     """Blueprint or exploiter, drawn per hand within the safety rule (module docstring)."""
 
-    name = "adaptive"
+    name = "safe-miximax"
 
     def __init__(
         self,
