@@ -196,6 +196,39 @@ def test_resolve_plays_leduc_legally_with_probabilities_of_one_solve():
     assert set(player.action_probabilities(other)) <= set(itertools.chain(probabilities, [CALL, LIMIT_RAISE]))
 
 
+def test_the_final_range_is_the_product_of_our_solved_probabilities():
+    """Our range at a hand's end, holding by holding: the probability that this hand's solves
+    took each of our actions (Leduc, re-solved from the first decision)."""
+    game = load_game("leduc")
+    player = default_registry().create("resolve:20iterations", game, seed=2)
+    deck = sorted(game.deck)
+    state = HandState(game, hole_cards=[(deck[0],), (deck[5],)], board_cards=(deck[2],))
+    ours: list[tuple[HandState, Action]] = []
+    for action in (CALL, LIMIT_RAISE, CALL, CALL, CALL):  # we (seat 1) raise, then check behind in the second round
+        if state.current_player == 1:
+            player.action_probabilities(MatchState(1, 7, state.view(1)))
+            ours.append((state.copy(), action))
+        state.apply(action)
+    assert state.finished and len(ours) == 2
+    view = MatchState(1, 7, state.view(1))
+    reach = player.final_range(view)
+    assert reach is not None
+    resolver, budget = player._resolvers[1], player.settings.budget(None)
+    space = player.space
+    expected = np.zeros(space.size)
+    for h in range(space.size):
+        hole = tuple(int(c) for c in space.cards[h])
+        if deck[2] in hole:  # a holding on the board seen where re-solving started: none here
+            continue
+        weight = 1.0
+        for at, action in ours:
+            weight *= resolver.probabilities(at, hole, budget).get(action, 0.0)
+        expected[h] = weight
+    assert reach == pytest.approx(expected)
+    assert reach[space.index((deck[5],))] > 0.0  # we played our own holding's way
+    assert player.final_range(MatchState(1, 8, state.view(1))) is None  # another hand: not known
+
+
 def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
     from pokerbot.bot.matches.inprocess import run_inprocess_match
 

@@ -145,6 +145,31 @@ class ContinualResolver:
         column = decision.strategy[:, h]
         return {a: float(p) for a, p in zip(decision.actions, column) if p > 0.0}
 
+    def final_range(self, state: HandState) -> np.ndarray | None:
+        """Our range at the end of the hand ``state`` (finished, or wherever it stands): the
+        trunk's range where the re-solved rounds start times, at each of our later actions, the
+        probability this hand's solve gave it for every holding. Holdings on a card of the
+        board visible where re-solving started weigh 0. None when one of those actions was not
+        solved (played by the trunk) or the hand ended before the re-solved rounds."""
+        replay = HandState(self.game, board_cards=tuple(state.visible_board()))
+        history = state.history()
+        i = 0
+        while replay.round < self.first_round:
+            if i == len(history):
+                return None
+            replay.apply(history[i][2])
+            i += 1
+        valid = self.space.valid(tuple(replay.visible_board())).astype(np.float64)
+        reach = np.asarray(self.trunk(replay)[self.position], dtype=np.float64) * valid
+        for _round, actor, action in history[i:]:
+            if actor == self.position:
+                decision = self._decisions.get((replay.betting_string(), tuple(replay.visible_board())))
+                if decision is None or action not in decision.actions:
+                    return None
+                reach = reach * decision.strategy[decision.actions.index(action)]
+            replay.apply(action)
+        return reach
+
     # ------------------------------------------------------------------ anchors
     def _anchor(self, state: HandState, budget: SolveBudget) -> _Anchor:
         """The anchor for a solve at ``state``: replay the history from the first re-solved

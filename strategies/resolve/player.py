@@ -126,6 +126,7 @@ class ResolvingPlayer(Strategy):
         self.last_decision_seconds = 0.0
         self.fallbacks = 0
         """Decisions played by the trunk because the time left was too short."""
+        self._fell_back: tuple[int, int] | None = None
 
     def prepare(self) -> None:
         """Load the trunk, and load (or compile) the solver's code with a small solve in each
@@ -176,6 +177,7 @@ class ResolvingPlayer(Strategy):
             left = deadline - settings.margin - started
             if left < settings.min_seconds and self.trunk is not None:
                 self.fallbacks += 1
+                self._fell_back = self._hand
                 return self.trunk.decide(view, deadline)
             left = max(left, settings.min_seconds)
             seconds = min(settings.seconds, left)
@@ -184,6 +186,16 @@ class ResolvingPlayer(Strategy):
         self.last_decision_seconds = time.monotonic() - started
         actions = list(probabilities)
         return self.rng.choices(actions, weights=[probabilities[a] for a in actions])[0]
+
+    def final_range(self, view: MatchState) -> np.ndarray | None:
+        """Our range over the holdings of :func:`~pokerbot.protocol.analysis.matchups.holding_space`
+        at the end of the hand of ``view`` (ask before the next hand starts): the probability
+        that our strategy, as played in this hand, took every action we took, holding each. None
+        where it is not known: a trunk without ranges, a decision the trunk played for lack of
+        time, a hand that ended before the re-solved rounds (where the trunk alone knows it)."""
+        if self._hand != (view.hand_number, view.position) or self._fell_back == self._hand:
+            return None
+        return self._resolvers[view.position].final_range(view.state)
 
     def observe(self, view: MatchState) -> None:
         if self.trunk is not None:
