@@ -138,9 +138,12 @@ class ContinualResolver:
             self._decisions[key] = found
         return found
 
-    def probabilities(self, state: HandState, hole: tuple[int, ...], budget: SolveBudget) -> dict[Action, float]:
-        """Our probability of each action at ``state`` holding ``hole``."""
-        decision = self.decision(state, budget)
+    def probabilities(
+        self, state: HandState, hole: tuple[int, ...], budget: SolveBudget, deadline: float | None = None
+    ) -> dict[Action, float]:
+        """Our probability of each action at ``state`` holding ``hole`` (a solve that starts
+        before ``deadline``, a :func:`time.monotonic` reading, ends by it)."""
+        decision = self.decision(state, budget, deadline)
         h = self.space.index(hole)
         column = decision.strategy[:, h]
         return {a: float(p) for a, p in zip(decision.actions, column) if p > 0.0}
@@ -263,11 +266,13 @@ class ContinualResolver:
             stop = limit if stop is None else min(stop, limit)
         first = time.monotonic()
         solver.iterate(1)
-        each = time.monotonic() - first  # the reading after the loop costs about one iteration
+        each = (
+            time.monotonic() - first
+        )  # the reading after the loop costs about one iteration, and a chunk may run long
         while solver.iterations < budget.iterations:
             count = min(budget.chunk, budget.iterations - solver.iterations)
             if stop is not None:
-                left = stop - time.monotonic() - 2.0 * each
+                left = stop - time.monotonic() - 3.0 * each
                 if left <= 0.0:
                     break
                 count = max(1, min(count, int(left / max(each, 1e-6))))

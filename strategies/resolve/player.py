@@ -182,7 +182,8 @@ class ResolvingPlayer(Strategy):
             left = max(left, settings.min_seconds)
             seconds = min(settings.seconds, left)
         budget = settings.budget(seconds)
-        probabilities = normalized(resolver.probabilities(state, view.hole_cards, budget))
+        stop = None if seconds is None else started + seconds  # the whole decision within the budget
+        probabilities = normalized(resolver.probabilities(state, view.hole_cards, budget, stop))
         self.last_decision_seconds = time.monotonic() - started
         actions = list(probabilities)
         return self.rng.choices(actions, weights=[probabilities[a] for a in actions])[0]
