@@ -133,6 +133,10 @@ class ResolvingPlayer(Strategy):
         kind of round, so that the first real decision pays none of it."""
         if self.trunk is not None:
             self.trunk.prepare()
+        if self.range_of is not None and self.space.total_board >= 3 and self.game.is_standard_deck:
+            from pokerbot.protocol.analysis.ehs import board_ehs  # the trunk's ranges bucket every holding
+
+            board_ehs(tuple(sorted(self.game.deck)[:3]))
         warm_up(self.game, self.space, self.settings.sizing if self.game.is_nolimit else None)
 
     # ------------------------------------------------------------------ hands
