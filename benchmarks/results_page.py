@@ -56,8 +56,9 @@ HEADER = """\
 The figures a user asks for, each with its 95 % interval, the command that reproduces it and
 the pokerbot version it was measured on. Win rates are in mbb/hand (thousandths of a big blind
 per hand) from the first player's side, small games in chips per hand. Strength figures use
-node budgets (`adaptive:500nodes`, `miximax:500nodes`: about 0.05 s a decision on an idle
-core), so the same command gives the same figure under any load; speed figures depend on the
+budgets that never read the clock (`miximax:500nodes`: about 0.05 s a decision on an idle core;
+`adaptive:30iterations`, `resolve:100iterations`: solves of that many iterations), so the same
+command gives the same figure under any load; speed figures depend on the
 machine and say how they were taken. How the figures moved from version to version is in
 [changelog.md](changelog.md); what each measure means is on its topic page
 ([lbr.md](lbr.md), [safe.md](safe.md), [aivat.md](aivat.md), [performance.md](performance.md)).

@@ -7,7 +7,7 @@ what LBR won, how many hands the exploiter played, and for the first ``--hands-s
 the value the ledger booked, its lower bound on the winnings and the exploiter's share
 (big blinds):
 
-    python benchmarks/research/lbr_ledger.py --strategy adaptive:500nodes --deals 250 --seed 2 [--lbr-second] \
+    python benchmarks/research/lbr_ledger.py --strategy safe-miximax:500nodes --deals 250 --seed 2 [--lbr-second] \
         [--cap BB] [--spare N] [--defend]
 
 ``--cap BB`` sets the ledger's cap (:class:`SafetySettings` ``cap``: the most one hand books),

@@ -57,7 +57,7 @@ def match_command(
         None,
         "--players",
         help=f"Strategy of each seat: --players A B ..., a registered name or your own file.py:Class or "
-        f"module:Class (default: the game's strongest, e.g. adaptive:200nodes in heads-up hold'em, then "
+        f"module:Class (default: the game's strongest, e.g. adaptive:30iterations in heads-up no-limit hold'em, then "
         f"{DEFAULT_OPPONENT}).",
     ),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal twice, seats exchanged (2 players)."),
