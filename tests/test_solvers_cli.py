@@ -106,6 +106,13 @@ def test_every_lbr_variant_plays_the_same_deals_and_the_highest_is_reported(tmp_
     assert data["maximum"]["variant"] == highest
     assert data["maximum"]["mbb_per_hand"] == variants[highest]["mbb_per_hand"]
     assert len({len(v["deal_values"]) for v in variants.values()}) == 1  # the same deals for each
+    # one cell alone (--variant) is that column of the table
+    alone = tmp_path / "called.json"
+    result = runner.invoke(app, [*arguments, "--variant", "fcp-called", "--json", str(alone)])
+    assert result.exit_code == 0, result.output
+    cell = json.loads(alone.read_text())
+    assert cell["settings"]["called_equity"] is True and cell["settings"]["betting"] == "fc/fc/fcp/fcpa"
+    assert cell["deal_values"] == variants["fcp-called"]["deal_values"]
 
 
 @pytest.mark.parametrize(
@@ -115,6 +122,8 @@ def test_every_lbr_variant_plays_the_same_deals_and_the_highest_is_reported(tmp_
         ["exploitability", "holdem-nolimit-2p", "no-such-strategy"],
         ["exploitability", "holdem-nolimit-2p", "random", "--hands", "7"],
         ["exploitability", "holdem-nolimit-2p", "random", "--betting", "fx"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--variant", "fcr-called"],
+        ["exploitability", "holdem-nolimit-2p", "random", "--variant", "fcp", "--betting", "fc"],
         ["exploitability", "holdem-nolimit-2p", "random", "--method", "magic"],
         ["exploitability", "holdem-nolimit-2p", "random", "--jobs", "0"],
         ["exploitability", "holdem-nolimit-2p", "random", "--workers", "0"],

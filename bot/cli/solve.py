@@ -221,6 +221,12 @@ def exploitability(
         help="lbr: LBR's actions per round (default fc/fc/fcp/fcpa; f c p h a r s: fold call pot half all-in "
         "raise, s the paper's 56 sizes), or 'all': every variant on the same deals, and the highest.",
     ),
+    variant: str | None = typer.Option(
+        None,
+        "--variant",
+        help="lbr: one of the variants 'all' plays, alone (no-limit: fcp, fcpa, fc56, fcp-called; limit: fcr, "
+        "fcr-called): one cell of the table, resumable with --checkpoint.",
+    ),
     max_queries: int = typer.Option(
         24, "--max-queries", help="lbr: holdings asked per range update of a search-based strategy."
     ),
@@ -269,8 +275,17 @@ def exploitability(
             parse_betting(betting, game_def.num_rounds)
     except LbrError as error:
         raise fail(str(error)) from None
-    if betting == "all":
-        table = VARIANTS if game_def.is_nolimit else LIMIT_VARIANTS
+    table = VARIANTS if game_def.is_nolimit else LIMIT_VARIANTS
+    if variant is not None:
+        if betting is not None:
+            raise fail("give --betting or --variant, not both")
+        if variant not in table:
+            raise fail(f"--variant {variant!r}: this game's variants are {', '.join(table)}")
+        text, called = table[variant]
+        variants = {
+            "": LbrSettings(betting=text, called_equity=called, max_queries=max_queries, exact_queries=exact_queries)
+        }
+    elif betting == "all":
         variants = {
             name: LbrSettings(betting=text, called_equity=called, max_queries=max_queries, exact_queries=exact_queries)
             for name, (text, called) in table.items()
