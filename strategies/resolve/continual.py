@@ -266,9 +266,8 @@ class ContinualResolver:
             stop = limit if stop is None else min(stop, limit)
         first = time.monotonic()
         solver.iterate(1)
-        each = (
-            time.monotonic() - first
-        )  # the reading after the loop costs about one iteration, and a chunk may run long
+        # The reading after the loop costs about one iteration, and a chunk may run long.
+        each = time.monotonic() - first
         while solver.iterations < budget.iterations:
             count = min(budget.chunk, budget.iterations - solver.iterations)
             if stop is not None:

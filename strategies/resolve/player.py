@@ -196,8 +196,8 @@ class ResolvingPlayer(Strategy):
         """Our range over the holdings of :func:`~pokerbot.protocol.analysis.matchups.holding_space`
         at the end of the hand of ``view`` (ask before the next hand starts): the probability
         that our strategy, as played in this hand, took every action we took, holding each. None
-        where it is not known: a trunk without ranges, a decision the trunk played for lack of
-        time, a hand that ended before the re-solved rounds (where the trunk alone knows it)."""
+        where it is not known: a decision the trunk played for lack of time, a hand that ended
+        before the re-solved rounds (where the trunk alone knows it)."""
         if self._hand != (view.hand_number, view.position) or self._fell_back == self._hand:
             return None
         return self._resolvers[view.position].final_range(view.state)
