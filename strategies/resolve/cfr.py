@@ -293,21 +293,7 @@ class SubgameSolver:
             reach,
         )
         self._terminal_values(player, reach, values)
-        scratch = np.zeros_like(self.regrets)
-        _backward(
-            tree.kind,
-            tree.player,
-            tree.children,
-            tree.num_actions,
-            tree.slot,
-            live_strategy,
-            values,
-            player,
-            scratch,
-            np.float32(1.0),
-            np.float32(1.0),
-            1,
-        )
+        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, live_strategy, values, player)
         return self._full(values)
 
     def value_against_model(self, player: int) -> float:
@@ -338,21 +324,7 @@ class SubgameSolver:
             reach,
         )
         self._terminal_values(player, reach, values)
-        scratch = np.zeros_like(self.regrets)
-        _backward(
-            tree.kind,
-            tree.player,
-            tree.children,
-            tree.num_actions,
-            tree.slot,
-            strategy,
-            values,
-            player,
-            scratch,
-            np.float32(1.0),
-            np.float32(1.0),
-            1,
-        )
+        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, values, player)
         ours = self._full(self.root_range(player))
         theirs_full = self._full(model_range)
         mass = float(ours.sum() * theirs_full.sum() - ours @ (self.space.conflicts.astype(np.float64) @ theirs_full))
@@ -471,32 +443,31 @@ def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):
                     out[child, h] = out[node, h]
 
 
-@njit(cache=True)
-def _backward(kind, player, children, num_actions, slot, sigma, values, who, regrets, positive, negative, frozen):
+@njit(cache=True, inline="always")
+def _node_value(node, player, children, count, base, sigma, values, who):
+    """A decision's counterfactual values of ``who`` from its children's: weighted by
+    ``who``'s strategy at its own decisions, summed at the other player's."""
     n = values.shape[1]
+    for h in range(n):
+        values[node, h] = 0.0
+    if player[node] == who:
+        for k in range(count):
+            child = children[node, k]
+            for h in range(n):
+                values[node, h] += sigma[base + k, h] * values[child, h]
+    else:
+        for k in range(count):
+            child = children[node, k]
+            for h in range(n):
+                values[node, h] += values[child, h]
+
+
+@njit(cache=True)
+def _backward(kind, player, children, num_actions, slot, sigma, values, who):
+    """Every decision's values of ``who`` from the leaves up, both playing ``sigma``."""
     for node in range(kind.shape[0] - 1, -1, -1):
-        if kind[node] != DECISION:
-            continue
-        base, count = slot[node], num_actions[node]
-        for h in range(n):
-            values[node, h] = 0.0
-        if player[node] == who:
-            for k in range(count):
-                child = children[node, k]
-                for h in range(n):
-                    values[node, h] += sigma[base + k, h] * values[child, h]
-            if frozen == 0:
-                for k in range(count):
-                    child = children[node, k]
-                    for h in range(n):
-                        r = regrets[base + k, h]
-                        r *= positive if r > 0 else negative
-                        regrets[base + k, h] = r + values[child, h] - values[node, h]
-        else:
-            for k in range(count):
-                child = children[node, k]
-                for h in range(n):
-                    values[node, h] += values[child, h]
+        if kind[node] == DECISION:
+            _node_value(node, player, children, num_actions[node], slot[node], sigma, values, who)
 
 
 @njit(cache=True)
@@ -539,8 +510,8 @@ def _update(
     strategy_sum,
     weight,
 ):
-    """One player's half-iteration from the leaves up, node by node: the values (as
-    :func:`_backward`), then at each decision of ``who`` its discounted regrets, the average
+    """One player's half-iteration from the leaves up, node by node: the values
+    (:func:`_node_value`), then at each decision of ``who`` its discounted regrets, the average
     strategy's sum (``own`` reach times the strategy just played) and the strategy for the
     next iteration (regret matching)."""
     n = values.shape[1]
@@ -549,13 +520,8 @@ def _update(
         if kind[node] != DECISION:
             continue
         base, count = slot[node], num_actions[node]
-        for h in range(n):
-            values[node, h] = 0.0
+        _node_value(node, player, children, count, base, sigma, values, who)
         if player[node] == who:
-            for k in range(count):
-                child = children[node, k]
-                for h in range(n):
-                    values[node, h] += sigma[base + k, h] * values[child, h]
             for k in range(count):
                 child = children[node, k]
                 for h in range(n):
@@ -566,11 +532,6 @@ def _update(
                 for h in range(n):
                     strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
             _match(regrets, sigma, base, count, total)
-        else:
-            for k in range(count):
-                child = children[node, k]
-                for h in range(n):
-                    values[node, h] += values[child, h]
 
 
 @njit(cache=True)
