@@ -95,18 +95,17 @@ def resolve_factory(game: Game, seed: int | None = None, argument: str | None = 
 def exploit_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
     """``resolve-exploit`` (budgets as :func:`resolve_factory`): the re-solver with the opponent
     model inside (:mod:`.exploiter`), the model learning from every hand, its weight set by the
-    safety ledger of the game (:func:`~pokerbot.strategies.safe.agent.default_settings`)."""
+    safety ledger (:func:`~.exploiter.exploit_settings`)."""
     from pokerbot.models.prior import models_for_game
     from pokerbot.protocol.analysis.matchups import holding_space
-    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
+    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter, exploit_settings
     from pokerbot.strategies.resolve.opponent import ActionModelFrequencies, HoldingModel
-    from pokerbot.strategies.safe.agent import default_settings
 
     options = _player_options(game, seed, argument)
     action_model = models_for_game(game)[0]
     model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
     return ResolvingExploiter(
-        game, seed, player_options=options, model=model, learner=action_model, settings=default_settings(game)
+        game, seed, player_options=options, model=model, learner=action_model, settings=exploit_settings(game)
     )
 
 
