@@ -256,19 +256,51 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
     # A budget of about half a second (not 50 ms): on a loaded machine the event loop can
     # stall for tens of milliseconds between reading a request and asking the strategy,
     # and a request found already out of time falls back for that reason instead.
+    started = time.monotonic()
     try:
         with capture_logs() as logs:
             result = await play_against(dealer, Slow(KUHN), time_per_action=0.5, isolation=isolation)
     finally:
         release.set()
+    elapsed = time.monotonic() - started
     # Cut off, not waited for: a strategy that had been waited for would have answered (no fallback).
     assert result.fallbacks == 3 and result.hands_played == 3
     reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
     assert "did not answer within" in reasons[0] and "still busy" in reasons[2]
     # A strategy process takes the next request behind the late one (it may finish in time);
-    # a third finds both in hand and gets the fallback at once. A thread takes one at a time.
+    # a third finds both in hand and waits for one to end until its own cut-off, so the
+    # fallback leaves at the cut-off (three budgets in all), not at once. A thread takes one
+    # at a time.
     assert ("did not answer within" if isolation == "process" else "still busy") in reasons[1]
+    if isolation == "process":
+        assert elapsed >= 3 * 0.45
     assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c", "MATCHSTATE:0:2::Qs|:c"]
+
+
+async def test_a_request_behind_two_late_decisions_is_sent_when_one_of_them_ends() -> None:
+    """With two decisions in hand (one late and still running, one queued behind it) the next
+    request waits for one to end within its own time instead of falling back at once; the
+    strategy then answers it."""
+
+    class VeryLateOnce(Strategy):
+        name = "very-late-once"
+        decisions = 0
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            self.decisions += 1
+            if self.decisions == 1:
+                time.sleep(1.25)  # past the first two cut-offs (about 0.57 s each), before the third
+            return LIMIT_RAISE if view.state.can(LIMIT_RAISE) else CALL
+
+    dealer = Dealer([*HAND_0, *HAND_1, *HAND_2], {HAND_0[0], HAND_1[1], HAND_2[0]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, VeryLateOnce(KUHN), time_per_action=0.5, isolation="process")
+    assert result.fallbacks == 2 and result.hands_played == 3
+    reasons = [entry["reason"] for entry in logs if entry["event"] == "fallback"]
+    assert all("did not answer within" in reason for reason in reasons)
+    # Hand 2's request came about 1.14 s in, with both earlier decisions in hand; the first
+    # ended at 1.25 s, the second's cut-off had passed (not run), and the strategy raised.
+    assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c", "MATCHSTATE:0:2::Qs|:r"]
 
 
 async def test_a_request_behind_a_late_decision_is_answered_by_the_strategy_when_it_can_be() -> None:

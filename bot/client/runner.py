@@ -51,8 +51,12 @@ the next decision, whatever it costs) waits up to ten seconds."""
 MAX_DECIDING = 2
 """Decisions a strategy process may have in hand: one the client gave up on and still runs,
 and the next, which waits for the child within its own time (against a fast opponent a
-dozen requests can come in the few milliseconds a late decision overruns by; each used to
-get the fallback at once)."""
+dozen requests can come in the few milliseconds a late decision overruns by). A request
+that finds this many in hand waits, within its own time, for one to end, and is then sent;
+when none ends in time the client falls back at the request's cut-off, not at once, so a
+match whose strategy fell behind goes no faster than its limits and the strategy process
+catches up (answering at once let fallback hands run at dozens a second, the hands' ends
+piled up, and the strategy never caught up)."""
 _REAP_SECONDS = 0.2
 STRATEGY_NICENESS = 5
 """How many nice levels below the client a strategy process runs."""
@@ -246,8 +250,9 @@ class ProcessRunner(Runner):
     to its end in the child if the child had begun it (its answer is dropped). The next
     request is sent behind it all the same and waited for within its own time, so the child
     answers it if the late one ends soon enough (against a fast opponent the next request
-    comes a moment after the fallback); with :data:`MAX_DECIDING` decisions in hand the
-    runner is busy. A request the child reaches only after the client's cut-off is not run
+    comes a moment after the fallback); with :data:`MAX_DECIDING` decisions in hand a request
+    waits for one to end within its own time, and the runner is busy (the fallback) only at
+    its cut-off. A request the child reaches only after the client's cut-off is not run
     (the client has sent its fallback; running it would keep the child busy through the
     next requests too).
     Observations are sent without waiting and queued in the child, which observes them in
@@ -284,6 +289,8 @@ class ProcessRunner(Runner):
         """Set when the child has observed every queued hand's end after the quit message."""
         self._dead: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._freed: list[asyncio.Future[None]] = []
+        """Requests waiting for a decision in hand to end (woken when one does)."""
 
     def _watch(self) -> None:
         if self._loop is None:
@@ -306,13 +313,21 @@ class ProcessRunner(Runner):
                     answer = self._pending.popleft()
                     if not answer.done():
                         answer.set_result(message)
+                    self._wake()
         except (EOFError, OSError):
             self.process.join(_REAP_SECONDS)  # its pipe closes a moment before it can be reaped
             code = self.process.exitcode
             self._died("the strategy process ended" + ("" if code is None else f" (exit code {code})"))
 
+    def _wake(self) -> None:
+        freed, self._freed = self._freed, []
+        for waiter in freed:
+            if not waiter.done():
+                waiter.set_result(None)
+
     def _died(self, reason: str) -> None:
         self._dead = reason
+        self._wake()
         if self._bye is not None and not self._bye.done():
             self._bye.set_result(None)
         if self._loop is not None:
@@ -338,11 +353,24 @@ class ProcessRunner(Runner):
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
-        if len(self._pending) >= MAX_DECIDING:
-            raise StrategyBusyError("the strategy is still busy with earlier decisions")
         assert self._loop is not None
-        answer: asyncio.Future[bytes] = self._loop.create_future()
         cutoff = time.monotonic() + timeout
+        while len(self._pending) >= MAX_DECIDING:  # wait for one in hand to end (MAX_DECIDING)
+            waiter: asyncio.Future[None] = self._loop.create_future()
+            self._freed.append(waiter)
+            try:
+                async with asyncio.timeout(cutoff - time.monotonic()):
+                    await waiter
+            except TimeoutError:
+                raise StrategyBusyError(
+                    "the strategy was still busy with earlier decisions at the request's cut-off"
+                ) from None
+            if self._dead is not None:
+                raise StrategyFailedError(self._dead)
+        timeout = cutoff - time.monotonic()
+        if timeout <= 0:
+            raise StrategyBusyError("the strategy was still busy with earlier decisions at the request's cut-off")
+        answer: asyncio.Future[bytes] = self._loop.create_future()
         self._send(_DECIDE + f"{deadline!r} {cutoff!r} {line}".encode())
         self._pending.append(answer)
         async with asyncio.timeout(timeout):
