@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pokerbot.protocol import analysis
+from pokerbot.protocol.analysis import matchups
 from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
 from pokerbot.protocol.analysis.equity import (
     Eval7Range,
@@ -402,3 +403,10 @@ def test_a_holdings_strength_is_its_equity_against_a_random_holding():
     wins, ties = equity_vs_random_all(river)
     assert holdem.strength(river) == pytest.approx(wins + 0.5 * ties, abs=1e-6)
     assert holdem.strength(()) == pytest.approx(preflop_equity())
+    # Without the run-out matrix in the cache the row sums are counted alone: the same values.
+    for text in ("AsKd7h", "9c8c2d", "Td9s4h4c"):
+        board = cards_from_string(text)
+        matchups._LIVE.clear()
+        alone = holdem.strength(board)
+        holdem.live_runout_matrix(board)
+        assert alone == pytest.approx(holdem.strength(board), abs=1e-6)

@@ -21,6 +21,7 @@ that share one of its cards.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from functools import cache, cached_property
 from math import comb
 
@@ -116,8 +117,9 @@ class HoldingSpace:
 
     def strength(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
         """Every holding's equity (ties half) against one uniformly random holding on ``board``,
-        the rest of the board dealt at random (float64 in [0, 1]; 0 where blocked): exact, from
-        the run-out matrix (the same cache), except hold'em's empty board (the shipped
+        the rest of the board dealt at random (float64 in [0, 1]; 0 where blocked): exact, the
+        run-out matrix's row sums (from the matrix when it is cached, else counted alone in
+        O(n) per completion without building it), except hold'em's empty board (the shipped
         pre-flop table)."""
         board = tuple(sorted(board))
         if self._holdem and not board:
@@ -126,12 +128,21 @@ class HoldingSpace:
             return np.array(preflop_equity(), dtype=np.float64)
         valid = self.valid(board)
         live = np.flatnonzero(valid)
-        matrix = self.live_runout_matrix(board)
         cards = self.cards[live]
         holding = np.bincount(cards.ravel(), minlength=NUM_CARDS)  # live holdings with each card
         opponents = live.size - (holding[cards].sum(axis=1) - (self.hole - 1))
+        matrix = _LIVE.get((id(self), board))
+        if matrix is not None:
+            sums = matrix.sum(axis=1, dtype=np.float64)
+        else:  # without the matrix: the row sums alone, O(n) per completion
+            need = self.total_board - len(board)
+            left = len(self.deck) - len(board) - 2 * self.hole
+            totals = np.zeros(live.size, dtype=np.int64)
+            for dense in _dense_rank_chunks(self, board, live):
+                _accumulate_row_signs(dense, np.ascontiguousarray(cards), totals)
+            sums = totals / float(comb(left, need))
         out = np.zeros(self.size)
-        out[live] = 0.5 + 0.5 * matrix.sum(axis=1, dtype=np.float64) / np.maximum(opponents, 1)
+        out[live] = 0.5 + 0.5 * sums / np.maximum(opponents, 1)
         return out
 
     def completions(self, board: tuple[Card, ...] | list[Card]) -> list[tuple[Card, ...]]:
@@ -175,9 +186,31 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
         return found
     live = np.flatnonzero(space.valid(board))
     cards = np.ascontiguousarray(space.cards[live])
+    need = space.total_board - len(board)
+    wide = comb(len(space.deck) - len(board), need) >= 30_000
+    sums = np.zeros((live.size, live.size), dtype=np.int32 if wide else np.int16)
+    for dense in _dense_rank_chunks(space, board, live):
+        _accumulate_signs(dense, sums)
+    # A holding blocked by a completion counts as weaker than every live one in the sums:
+    # take off, for every pair that shares no card, the completions that block only the
+    # second holding (the same number for every such pair).
+    left = len(space.deck) - len(board) - 2 * space.hole
+    rest = len(space.deck) - len(board)
+    blocked_only = comb(rest - space.hole, need) - comb(left, need)
+    matrix = np.empty((live.size, live.size), dtype=np.float32)
+    _signs_to_matrix(sums, cards, blocked_only, np.float32(comb(left, need)), matrix)
+    if len(_LIVE) >= _MATRIX_CACHE:
+        _LIVE.pop(next(iter(_LIVE)))
+    _LIVE[key] = matrix
+    return matrix
+
+
+def _dense_rank_chunks(space: HoldingSpace, board: tuple[Card, ...], live: np.ndarray) -> Iterator[np.ndarray]:
+    """The dense ranks (:func:`_dense_ranks`) of the ``live`` holdings on every completion of
+    ``board``, a chunk of completions at a time (``[completions, live]``, int16)."""
+    cards = np.ascontiguousarray(space.cards[live])
     completions = space.completions(board) or [()]
     need = space.total_board - len(board)
-    sums = np.zeros((live.size, live.size), dtype=np.int16 if len(completions) < 30_000 else np.int32)
     for start in range(0, len(completions), _CHUNK):
         chunk = completions[start : start + _CHUNK]
         ranks = np.empty((len(chunk), live.size), dtype=np.int32)
@@ -193,19 +226,7 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
                 ranks[c] = space.ranks(tuple(board) + tuple(extra))[live]
         dense = np.empty(ranks.shape, dtype=np.int16)
         _dense_ranks(ranks, dense)
-        _accumulate_signs(dense, sums)
-    # A holding blocked by a completion counts as weaker than every live one in the sums:
-    # take off, for every pair that shares no card, the completions that block only the
-    # second holding (the same number for every such pair).
-    left = len(space.deck) - len(board) - 2 * space.hole
-    rest = len(space.deck) - len(board)
-    blocked_only = comb(rest - space.hole, need) - comb(left, need)
-    matrix = np.empty((live.size, live.size), dtype=np.float32)
-    _signs_to_matrix(sums, cards, blocked_only, np.float32(comb(left, need)), matrix)
-    if len(_LIVE) >= _MATRIX_CACHE:
-        _LIVE.pop(next(iter(_LIVE)))
-    _LIVE[key] = matrix
-    return matrix
+        yield dense
 
 
 _CHUNK = 1024
@@ -303,6 +324,72 @@ def _accumulate_signs(ranks: np.ndarray, sums: np.ndarray) -> None:
                 for k in range(row.shape[0]):
                     ro = others[k]
                     row[k] = row[k] + (rh > ro) - (rh < ro)  # in this form it stays in narrow lanes
+
+
+@njit(cache=True)
+def _accumulate_row_signs(ranks: np.ndarray, cards: np.ndarray, totals: np.ndarray) -> None:
+    """``totals[h] += sum(sign(ranks[c, h] - ranks[c, o]))`` over every completion ``c`` and
+    every ``o`` sharing no card with ``h``, both ranked (>= 0): the row sums of the run-out
+    matrix times its completion count, without the matrix. Per completion the holdings are
+    taken in rank order (a counting sort of the dense ranks) and the ones below, equal and in
+    all are counted in total and per card, so a holding's disjoint opponents are counted by
+    inclusion and exclusion (two holdings share at most one card unless they are one)."""
+    completions, n = ranks.shape
+    hole = cards.shape[1]
+    start = np.empty(n + 2, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    below = np.zeros(NUM_CARDS, dtype=np.int64)
+    level = np.zeros(NUM_CARDS, dtype=np.int64)
+    every = np.zeros(NUM_CARDS, dtype=np.int64)
+    for c in range(completions):
+        row = ranks[c]
+        start[:] = 0
+        every[:] = 0
+        ranked = 0
+        for h in range(n):
+            d = row[h]
+            if d >= 0:
+                start[d + 2] += 1
+                ranked += 1
+                for i in range(hole):
+                    every[cards[h, i]] += 1
+        for d in range(n + 1):
+            start[d + 1] += start[d]
+        for h in range(n):  # counting sort: the holdings of level d at start[d + 1] ...
+            d = row[h]
+            if d >= 0:
+                order[start[d + 1]] = h
+                start[d + 1] += 1
+        below[:] = 0
+        lower = 0
+        first = 0
+        while first < ranked:
+            d = row[order[first]]
+            last = first
+            while last < ranked and row[order[last]] == d:
+                last += 1
+            for i in range(first, last):
+                for k in range(hole):
+                    level[cards[order[i], k]] += 1
+            size = last - first
+            for i in range(first, last):
+                h = order[i]
+                lower_h = lower
+                equal_h = size - 1
+                total_h = ranked - 1
+                for k in range(hole):
+                    card = cards[h, k]
+                    lower_h -= below[card]
+                    equal_h -= level[card] - 1
+                    total_h -= every[card] - 1
+                totals[h] += 2 * lower_h - (total_h - equal_h)
+            for i in range(first, last):
+                for k in range(hole):
+                    card = cards[order[i], k]
+                    level[card] -= 1
+                    below[card] += 1
+            lower += size
+            first = last
 
 
 @njit(cache=True)
