@@ -68,6 +68,13 @@ class Strategy(ABC):
     def observe(self, view: MatchState) -> None:  # noqa: B027 - optional hook
         """Learn from a finished hand (``view.state.finished`` is True)."""
 
+    def quick_action(self, view: MatchState) -> Action | None:
+        """An action for ``view`` that costs a few milliseconds at most, for a client to send
+        when :meth:`decide` is late (a searching strategy's blueprint); None (the default):
+        the client checks or calls. A client asks it of its own copy of the strategy, which
+        sees no hand's end: the answer must not depend on what the strategy learns."""
+        return None
+
     def prepare(self) -> None:  # noqa: B027 - optional hook
         """Load now what the first decision would otherwise load on first use (data files,
         tables, models), outside any time limit: a client calls it once before it connects,

@@ -277,6 +277,38 @@ async def test_a_slow_strategy_is_cut_off_and_then_skipped_while_busy(isolation:
     assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c", "MATCHSTATE:0:2::Qs|:c"]
 
 
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+async def test_a_late_strategy_in_a_process_falls_back_to_its_quick_action(isolation: str) -> None:
+    release = threading.Event()
+
+    class SlowWithQuick(Strategy):
+        name = "slow-with-quick"
+
+        def decide(self, view: MatchState, deadline: float) -> Action:
+            release.wait(60)
+            return CALL
+
+        def quick_action(self, view: MatchState) -> Action | None:
+            if view.hand_number == 1:
+                raise RuntimeError("no quick action here")
+            return LIMIT_RAISE
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    try:
+        with capture_logs() as logs:
+            result = await play_against(dealer, SlowWithQuick(KUHN), time_per_action=0.3, isolation=isolation)
+    finally:
+        release.set()
+    assert result.fallbacks == 2 and result.hands_played == 2
+    sources = [entry["source"] for entry in logs if entry["event"] == "fallback"]
+    if isolation == "process":  # the client asks its own copy: the quick action, else check or call
+        assert sources == ["quick", "check-or-call"]
+        assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:r", "MATCHSTATE:1:1:c:|As:c"]
+    else:  # the strategy object is the one deciding: never asked
+        assert sources == ["check-or-call", "check-or-call"]
+        assert dealer.received[1:] == ["MATCHSTATE:0:0::Ks|:c", "MATCHSTATE:1:1:c:|As:c"]
+
+
 async def test_a_request_behind_two_late_decisions_is_sent_when_one_of_them_ends() -> None:
     """With two decisions in hand (one late and still running, one queued behind it) the next
     request waits for one to end within its own time instead of falling back at once; the

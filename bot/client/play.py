@@ -25,9 +25,12 @@ lock it holds can delay the fallback; inline when it declares itself cheap.
 Fallback rule. When the strategy raises, runs out of time, returns an illegal action, or is
 still busy with earlier calls that overran (it is not interrupted: strategies are not
 written to be stopped half-way; a strategy process takes the next request behind a late
-one, within that request's own time), or its process died, the client sends ``c``: a check when nothing is owed,
-otherwise a call. ``c`` is legal whenever a player is to act. Every fallback is logged
-(structlog, event ``fallback``) and counted in :attr:`ClientResult.fallbacks`.
+one, within that request's own time), or its process died, the client sends the strategy's
+quick action (:meth:`~pokerbot.strategies.base.Strategy.quick_action`: a searching strategy's
+blueprint, asked of the client's own copy when the strategy runs in a process of its own) or,
+without one, ``c``: a check when nothing is owed, otherwise a call. ``c`` is legal whenever a
+player is to act. Every fallback is logged (structlog, event ``fallback``, with its
+``source``) and counted in :attr:`ClientResult.fallbacks`.
 """
 
 from __future__ import annotations
@@ -235,7 +238,7 @@ class _Player:
         self._cutoff = hard
         left = hard - (time.monotonic() - started)
         if left <= 0:
-            return self._fallback(view, "no time left under the ACPC limits")
+            return self._fallback(view, "no time left under the ACPC limits", quick=False)
         try:
             action = await self.runner.decide(view, line, started + soft, left)
         except StrategyBusyError as problem:
@@ -335,21 +338,29 @@ class _Player:
         soft, hard = self.clock.budget()
         self._cutoff = hard
         if hard - (time.monotonic() - started) <= 0:
-            return self._fallback(view, "no time left under the ACPC limits")
+            return self._fallback(view, "no time left under the ACPC limits", quick=False)
         try:
             action = self._inline().decide_now(view, started + soft)
         except StrategyFailedError as problem:
             return self._fallback(view, f"the strategy failed: {problem}")
         return self._checked(view, action)
 
-    def _fallback(self, view: MatchState, reason: str) -> Action:
+    def _fallback(self, view: MatchState, reason: str, *, quick: bool = True) -> Action:
+        """The action in place of the strategy's: its quick action where the runner gives one
+        (and ``quick``: there is time for it), else a check or call."""
         self.fallbacks += 1
-        action = safe_action(view)
+        action = self.runner.quick_action(view) if quick else None
+        if action is None or not view.state.can(action):
+            action = safe_action(view)
+            source = "check-or-call"
+        else:
+            source = "quick"
         self.log.warning(
             "fallback",
             hand=view.hand_number,
             betting=view.state.betting_string(),
             action=str(action),
+            source=source,
             reason=reason,
         )
         return action

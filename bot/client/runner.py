@@ -85,6 +85,13 @@ class Runner(ABC):
     async def close(self) -> None:  # noqa: B027 - nothing to release by default
         """Release what the runner holds (a thread, a process)."""
 
+    def quick_action(self, view: MatchState) -> Action | None:
+        """The strategy's :meth:`~pokerbot.strategies.base.Strategy.quick_action` for a
+        fallback, where the client may ask it without touching the strategy that decides:
+        only a process runner, whose client keeps a copy of its own (None elsewhere, and when
+        the strategy has none or raises)."""
+        return None
+
 
 class InlineRunner(Runner):
     """Calls the strategy directly in the event loop: for strategies that decide in microseconds."""
@@ -272,6 +279,8 @@ class ProcessRunner(Runner):
     def __init__(self, strategy: Strategy, game: Game, ordered: bool = False) -> None:
         self.game = game
         self.ordered = ordered
+        self.strategy = strategy
+        """The client's copy (the child decides with its own): asked only for quick actions."""
         context = multiprocessing.get_context("fork")
         self._connection, child = context.Pipe(duplex=True)
         self.process = context.Process(
@@ -343,6 +352,12 @@ class ProcessRunner(Runner):
         except OSError as error:
             self._died(f"the strategy process is gone ({error})")
             raise StrategyFailedError(self._dead or "") from None
+
+    def quick_action(self, view: MatchState) -> Action | None:
+        try:
+            return self.strategy.quick_action(view)
+        except Exception:  # noqa: BLE001 - a strategy may raise anything: check or call then
+            return None
 
     def warnings(self) -> list[str]:
         """Errors the strategy raised in ``observe`` since the last call (then forgotten)."""

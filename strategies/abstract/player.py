@@ -148,6 +148,10 @@ class AbstractPolicyPlayer(Strategy):
         actions = list(distribution)
         return self.rng.choices(actions, weights=[distribution[a] for a in actions])[0]
 
+    def quick_action(self, view: MatchState) -> Action | None:
+        """The policy's action (a table look-up: it learns nothing)."""
+        return self.decide(view, 0.0)
+
 
 def shipped_factory(name: str, *, defend: bool = False) -> StrategyFactory:
     """A registry factory for the shipped policy ``name`` (``defend``: with the minimum

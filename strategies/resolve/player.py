@@ -206,5 +206,9 @@ class ResolvingPlayer(Strategy):
         if self.trunk is not None:
             self.trunk.observe(view)
 
+    def quick_action(self, view: MatchState) -> Action | None:
+        """The trunk's (the blueprint's) action, which plays the whole game."""
+        return None if self.trunk is None else self.trunk.quick_action(view)
+
 
 __all__ = ["PlayerRange", "RangeOf", "ResolveSettings", "ResolvingPlayer"]

@@ -129,6 +129,10 @@ class SafeExploiter(Strategy):
                 del self._parts[next(iter(self._parts))]
         return part
 
+    def quick_action(self, view: MatchState) -> Action | None:
+        """The blueprint's quick action."""
+        return self.blueprint.quick_action(view)
+
     def decide(self, view: MatchState, deadline: float) -> Action:
         self.decision_budget = deadline - time.monotonic()
         return self.playing(view).decide(view, deadline)
