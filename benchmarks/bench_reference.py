@@ -67,7 +67,9 @@ class Outcome:
     players_cpu: float = float("nan")
     """CPU seconds of all the player processes together."""
     fallbacks: int = 0
-    """Safe actions the ``pokerbot play`` seats sent for a strategy that had not answered in time."""
+    """Actions the ``pokerbot play`` seats sent for a strategy that had not answered in time."""
+    quick: int = 0
+    """Of those, the strategy's quick actions (its blueprint's; the rest were checks or calls)."""
     observed: int = 0
     """Hands' ends the ``pokerbot play`` seats' strategies observed, all seats together."""
     skipped: int = 0
@@ -161,6 +163,7 @@ def run_match(
     outcome.fallbacks = sum(count[0] for count in counts)
     outcome.observed = sum(count[1] for count in counts)
     outcome.skipped = sum(count[2] for count in counts)
+    outcome.quick = sum(count[3] for count in counts)
     return outcome
 
 
@@ -197,17 +200,20 @@ def _failed(process: subprocess.Popen[bytes]) -> bool:
     return info is not None and (info.si_code != os.CLD_EXITED or info.si_status != 0)
 
 
-def _client_counts(seat_err: Path) -> tuple[int, int, int]:
+def _client_counts(seat_err: Path) -> tuple[int, int, int, int]:
     """What a ``pokerbot play --log-format json`` seat reports: fallbacks and hands observed
-    (from its ``match_over`` line), and the ``observe_skipped`` lines it logged."""
-    fallbacks = observed = skipped = 0
+    (from its ``match_over`` line), the ``observe_skipped`` lines it logged, and how many of
+    its fallbacks were quick actions."""
+    fallbacks = observed = skipped = quick = 0
     for line in seat_err.read_text(errors="replace").splitlines():
         if '"observe_skipped"' in line:
             skipped += 1
+        elif '"source": "quick"' in line:
+            quick += 1
         elif '"match_over"' in line:
             report = json.loads(line)
             fallbacks, observed = int(report.get("fallbacks") or 0), int(report.get("observed") or 0)
-    return fallbacks, observed, skipped
+    return fallbacks, observed, skipped, quick
 
 
 def shim(checkout: Path, folder: Path) -> dict[str, str]:
@@ -401,7 +407,8 @@ def _limit_matches(reference: ReferenceBuild, args: argparse.Namespace, folder: 
             verdict = "complete" if ok else f"FAILED ({outcome.error or outcome.status})"
             print(
                 f"  {game} run {repeat + 1}: {outcome.hands} hands, {verdict} {outcome.score}, "
-                f"{outcome.fallbacks} fallback actions, {outcome.observed} hands' ends observed, "
+                f"{outcome.fallbacks} fallback actions ({outcome.quick} quick), "
+                f"{outcome.observed} hands' ends observed, "
                 f"{outcome.skipped} skipped ({load_note()})",
                 flush=True,
             )

@@ -87,6 +87,11 @@ MARGIN_FRACTION = 0.05
 :data:`MARGIN_MIN_SECONDS`), for the network and the scheduler, plus the latest lateness it
 observed (:meth:`DecisionClock.note_lateness`)."""
 MARGIN_MIN_SECONDS = 0.05
+RESPONSE_OVERHEAD_SECONDS = 0.005
+"""What the dealer's clock counts for a response beyond the client's own measure (the request's
+way in, the answer's way out, the dealer's delay in reading it), charged to the hand and the
+match with every answer: over a long hand on a busy machine these add up past the margin of
+one response."""
 LATENESS_MEMORY = 100
 """How many answers back an observed lateness still widens the margin."""
 SOFT_FRACTION = 0.9
@@ -154,6 +159,11 @@ class DecisionClock:
         """Count ``seconds`` spent answering one request."""
         self.hand_seconds += seconds
         self.match_seconds += seconds
+
+    def charge_response(self, seconds: float) -> None:
+        """Count one answer that took ``seconds`` by the client's clock, with the
+        :data:`RESPONSE_OVERHEAD_SECONDS` the dealer's clock adds to it."""
+        self.charge(seconds + RESPONSE_OVERHEAD_SECONDS)
 
 
 __all__ = ["DecisionClock", "LimitName", "Remaining", "TimeLimits"]

@@ -29,7 +29,7 @@ from pokerbot.bot.transports import LineConnection
 from pokerbot.bot.transports.tcp import TcpLineConnection
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.protocol.limits import DecisionClock, TimeLimits
+from pokerbot.protocol.limits import RESPONSE_OVERHEAD_SECONDS, DecisionClock, TimeLimits
 from pokerbot.protocol.wire import MatchState, parse_match_state
 from pokerbot.strategies.base import Strategy
 
@@ -138,6 +138,17 @@ def test_clock_per_hand_and_time_per_action_caps() -> None:
     assert clock.budget() == pytest.approx((0.05, 0.05))
     with pytest.raises(ValueError, match="positive"):
         DecisionClock(time_per_action=0)
+
+
+def test_an_answer_is_charged_with_what_the_dealer_adds_to_it() -> None:
+    """Twenty answers of 45 ms by the client's clock leave less than 100 ms of a one-second
+    hand: the dealer counts each a few milliseconds longer."""
+    clock = DecisionClock(TimeLimits(response_ms=100, hand_ms=1000))
+    clock.start_hand()
+    for _ in range(20):
+        clock.charge_response(0.045)
+    assert clock.hand_seconds == pytest.approx(20 * (0.045 + RESPONSE_OVERHEAD_SECONDS))
+    assert clock.available() < 0.1 and clock.budget()[1] < 0.05
 
 
 def test_clock_margin_grows_with_the_lateness_seen_and_shrinks_back() -> None:

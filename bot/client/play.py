@@ -228,7 +228,7 @@ class _Player:
         """The answer to the request read at ``started`` has left: charge its time, and note
         how late it left (the margins grow with the lateness seen)."""
         elapsed = time.monotonic() - started
-        self.clock.charge(elapsed)
+        self.clock.charge_response(elapsed)
         self.clock.note_lateness(elapsed - self._cutoff)
 
     async def _decide(self, view: MatchState, line: str, started: float) -> Action:
