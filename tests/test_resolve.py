@@ -243,6 +243,32 @@ def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
     assert outcomes[0] == outcomes[1]
 
 
+def test_in_limit_resolve_plays_the_blueprint_to_the_river_and_re_solves_the_river():
+    from pokerbot.bot.matches.inprocess import run_inprocess_match
+    from pokerbot.strategies.resolve import LIMIT_FIRST_ROUND
+
+    game = load_game("holdem-limit-2p")
+    player = default_registry().create("resolve:5iterations", game, 5)
+    assert player.first_round == LIMIT_FIRST_ROUND == 3
+    solves = []
+    resolver = player._resolvers[0]
+    original = type(resolver).probabilities
+
+    def counted(self, state, *args, **kwargs):  # type: ignore[no-untyped-def]
+        solves.append(state.round)
+        return original(self, state, *args, **kwargs)
+
+    type(resolver).probabilities = counted  # type: ignore[method-assign]
+    try:
+        outcome = run_inprocess_match(
+            game, 6, 11, [player, default_registry().create("always-call", game, 6)], ["resolve", "call"]
+        )
+    finally:
+        type(resolver).probabilities = original  # type: ignore[method-assign]
+    assert not any(outcome.illegal_actions.values())
+    assert solves and set(solves) == {3}  # every solve on the river, none before
+
+
 def test_with_no_time_left_resolve_plays_the_blueprint():
     game = load_game("holdem-nolimit-2p")
     player = default_registry().create("resolve:0.5", game, 3)

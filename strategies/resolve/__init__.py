@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 DEFAULT_SECONDS = 1.0
 """The clock budget of a re-solve when ``resolve`` is named without one."""
+LIMIT_FIRST_ROUND = 3
+"""The first round re-solved in limit hold'em (the river, solved to the showdowns); the
+blueprint plays the rounds before. In limit the betting goes on, at twice the size, after a
+flop or turn solve's leaves, which their run-out values leave out: re-solving from the flop
+lost to the blueprint (``docs/resolve.md``)."""
 _ITERATIONS = re.compile(r"^(\d+)iterations?$")
 
 
@@ -68,7 +73,8 @@ def _settings(argument: str | None) -> ResolveSettings:
 
 def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[str, object]:
     """The :class:`~.player.ResolvingPlayer` keyword arguments for ``game``: the blueprint's
-    trunk where one is shipped, else re-solved from the first round."""
+    trunk where one is shipped (re-solving from the flop in no-limit, from
+    :data:`LIMIT_FIRST_ROUND` in limit), else re-solved from the first round."""
     from pokerbot.strategies.abstract.shipped import blueprint_name
 
     settings = _settings(argument)
@@ -78,7 +84,13 @@ def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[
 
         blueprint = blueprint_factory(game, seed)
         assert isinstance(blueprint, AbstractPolicyPlayer)
-        return {"trunk": blueprint, "range_of": PlayerRange(blueprint), "first_round": 1, "settings": settings}
+        first_round = 1 if game.is_nolimit else LIMIT_FIRST_ROUND
+        return {
+            "trunk": blueprint,
+            "range_of": PlayerRange(blueprint),
+            "first_round": first_round,
+            "settings": settings,
+        }
     if not plays(game):
         raise ValueError("resolve plays heads-up hold'em and small two-player limit games")
     return {"trunk": None, "range_of": None, "first_round": 0, "settings": settings}
@@ -109,4 +121,4 @@ def exploit_factory(game: Game, seed: int | None = None, argument: str | None = 
     )
 
 
-__all__ = ["DEFAULT_SECONDS", "exploit_factory", "parse_budget", "plays", "resolve_factory"]
+__all__ = ["DEFAULT_SECONDS", "LIMIT_FIRST_ROUND", "exploit_factory", "parse_budget", "plays", "resolve_factory"]
