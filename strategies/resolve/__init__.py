@@ -28,6 +28,10 @@ LIMIT_FIRST_ROUND = 3
 blueprint plays the rounds before. In limit the betting goes on, at twice the size, after a
 flop or turn solve's leaves, which their run-out values leave out: re-solving from the flop
 lost to the blueprint (``docs/resolve.md``)."""
+LIMIT_EXPLOIT_FIRST_ROUND = 1
+"""The first round ``resolve-exploit`` re-solves in limit hold'em in a hand where the model
+has weight (``p > 0``): from the flop, so that the model shapes the flop's and the turn's
+betting too; a hand at ``p = 0`` is re-solved from :data:`LIMIT_FIRST_ROUND`."""
 _ITERATIONS = re.compile(r"^(\d+)iterations?$")
 
 
@@ -116,9 +120,16 @@ def exploit_factory(game: Game, seed: int | None = None, argument: str | None = 
     options = _player_options(game, seed, argument)
     action_model = models_for_game(game)[0]
     model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
+    exploit_from = None if game.is_nolimit or options["first_round"] == 0 else LIMIT_EXPLOIT_FIRST_ROUND
     return ResolvingExploiter(
-        game, seed, player_options=options, model=model, learner=action_model, settings=exploit_settings(game)
+        game,
+        seed,
+        player_options=options,
+        model=model,
+        learner=action_model,
+        settings=exploit_settings(game),
+        exploit_from=exploit_from,
     )
 
 
-__all__ = ["DEFAULT_SECONDS", "LIMIT_FIRST_ROUND", "exploit_factory", "parse_budget", "plays", "resolve_factory"]
+__all__ = ["DEFAULT_SECONDS", "LIMIT_EXPLOIT_FIRST_ROUND", "LIMIT_FIRST_ROUND", "exploit_factory", "parse_budget", "plays", "resolve_factory"]

@@ -140,6 +140,15 @@ class ResolvingPlayer(Strategy):
         warm_up(self.game, self.space, self.settings.sizing if self.game.is_nolimit else None)
 
     # ------------------------------------------------------------------ hands
+    def play_from(self, first_round: int) -> None:
+        """Re-solve from ``first_round`` on (the trunk before it): set before a hand's first
+        decision, never during a hand."""
+        if first_round > 0 and (self.trunk is None or self.range_of is None):
+            raise ValueError("a trunk strategy and its ranges play the rounds before the first re-solved one")
+        self.first_round = first_round
+        for resolver in self._resolvers:
+            resolver.first_round = first_round
+
     def _start(self, view: MatchState) -> ContinualResolver:
         hand = (view.hand_number, view.position)
         if self._hand != hand:
