@@ -120,9 +120,6 @@ def _miximax_argument(game: Game, argument: str) -> None:
 def _adaptive_argument(game: Game, argument: str) -> None:
     if _small_two_player_limit(game):
         raise ValueError("adaptive takes a time budget only in hold'em")
-    if not game.is_nolimit:
-        _miximax_argument(game, argument)
-        return
     from pokerbot.strategies.resolve import parse_budget  # light: no solver, no numba
 
     parse_budget(argument)
@@ -153,8 +150,6 @@ def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strate
         from pokerbot.strategies.bayes.agent import adaptive_factory
 
         return adaptive_factory(game, seed)
-    if not game.is_nolimit:  # in limit the re-solver loses to the blueprint (docs/resolve.md)
-        return _safe_miximax(game, seed, budget)
     from pokerbot.strategies.resolve import exploit_factory  # imports numba and river: only when asked
 
     return exploit_factory(game, seed, budget)
@@ -172,7 +167,7 @@ def _heads_up_blueprint(game: Game) -> bool:
 
 def _adaptive_games(game: Game) -> bool:
     """Small two-player limit games (the Bayesian agent) and heads-up hold'em with a blueprint
-    (no-limit: re-solving with the opponent model inside; limit: the safe agent)."""
+    (re-solving with the opponent model inside)."""
     return _small_two_player_limit(game) or _heads_up_blueprint(game)
 
 
@@ -192,13 +187,12 @@ def _miximax_games(game: Game) -> bool:
 
 MATCH_BUDGET = "200nodes"
 """The search budget of ``miximax`` when ``pokerbot match`` picks it by default (3-player
-hold'em, and as ``adaptive``'s exploiter in heads-up limit hold'em): 200 nodes per decision,
+hold'em): 200 nodes per decision,
 about 0.02 s on an idle machine, and a node budget so that the same seed plays the same match
 under any load (``pokerbot play``, against a server's clock, keeps the time budget, 0.05 s)."""
 MATCH_ITERATIONS = "30iterations"
 """The re-solving budget of ``adaptive`` when ``pokerbot match`` picks it by default (heads-up
-no-limit hold'em; in limit ``adaptive`` is ``safe-miximax``, whose search takes
-:data:`MATCH_BUDGET`): 30 iterations per solve, about 0.7 s of CPU a hand (1,000 hands in about five
+hold'em): 30 iterations per solve, about 0.7 s of CPU a hand (1,000 hands in about five
 minutes), and an iteration budget so that the same seed plays the same match under any load
 (``pokerbot play``, against a server's clock, keeps the time budget, 1 s)."""
 
@@ -206,8 +200,7 @@ minutes), and an iteration budget so that the same seed plays the same match und
 def default_strategy(game: Game, *, fast: bool = False) -> str:
     """The strongest built-in strategy for ``game`` (the default of ``pokerbot play`` and the
     first seat of ``pokerbot match``): ``adaptive`` in heads-up hold'em with a blueprint (the
-    built-in limit and no-limit games; when ``fast``, ``adaptive:30iterations`` in no-limit and
-    ``adaptive:200nodes`` in limit) and in two-player small
+    built-in limit and no-limit games; when ``fast``, ``adaptive:30iterations``) and in two-player small
     limit games (Kuhn, Leduc); ``miximax`` in the other games it plays, heads-up with the
     52-card deck and three-player hold'em (``miximax:200nodes`` when ``fast``); ``equilibrium``
     where a shipped equilibrium exists (3-player Kuhn), else ``always-raise`` (the best
@@ -215,7 +208,7 @@ def default_strategy(game: Game, *, fast: bool = False) -> str:
     if game.num_players == 2 and _has_blueprint(game):
         if not fast:
             return "adaptive"
-        return f"adaptive:{MATCH_ITERATIONS if game.is_nolimit else MATCH_BUDGET}"
+        return f"adaptive:{MATCH_ITERATIONS}"
     if _miximax_games(game):
         return f"miximax:{MATCH_BUDGET}" if fast else "miximax"
     if game.num_players == 2 and not game.is_nolimit and _small_two_player_limit(game):
@@ -347,11 +340,10 @@ def default_registry() -> StrategyRegistry:
         StrategyInfo(
             name="adaptive",
             factory=_adaptive,
-            summary="The strongest adaptive agent: in heads-up no-limit hold'em resolve-exploit (real-time "
-            "re-solving with the opponent model inside, weighted by the winnings shown; adaptive:SECONDS sets the "
-            "time per decision, default 1, adaptive:Niterations an iteration budget); in heads-up limit hold'em "
-            "safe-miximax (budgets as miximax); in Kuhn and Leduc the equilibrium, then Bayesian best responses "
-            "as the posterior sharpens.",
+            summary="The strongest adaptive agent: in heads-up hold'em resolve-exploit (real-time re-solving "
+            "with the opponent model inside, weighted by the winnings shown; adaptive:SECONDS sets the time per "
+            "decision, default 1, adaptive:Niterations an iteration budget); in Kuhn and Leduc the equilibrium, "
+            "then Bayesian best responses as the posterior sharpens.",
             supports=_adaptive_games,
             argument="SECONDS",
             argument_optional=True,

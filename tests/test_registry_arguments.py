@@ -116,19 +116,17 @@ def test_adaptive_plays_kuhn_and_leduc(game_name: str) -> None:
     assert isinstance(REGISTRY.create("adaptive", game, 3), BayesExploiter)
 
 
-def test_adaptive_is_the_resolving_exploiter_in_no_limit_and_the_safe_agent_in_limit() -> None:
+def test_adaptive_is_the_resolving_exploiter_in_heads_up_holdem() -> None:
     from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
     from pokerbot.strategies.safe.agent import SafeExploiter
 
     nolimit, limit = load_game("holdem-nolimit-2p"), load_game("holdem-limit-2p")
-    agent = REGISTRY.create("adaptive:7iterations", nolimit, 3)
-    assert isinstance(agent, ResolvingExploiter) and agent.player.settings.iterations == 7
-    safe = REGISTRY.create("adaptive:300nodes", limit, 3)
-    assert isinstance(safe, SafeExploiter) and safe.exploiter.settings.search.node_budget == 300
     for game in (nolimit, limit):
+        agent = REGISTRY.create("adaptive:7iterations", game, 3)
+        assert isinstance(agent, ResolvingExploiter) and agent.player.settings.iterations == 7
         assert isinstance(REGISTRY.create("safe-miximax", game, 3), SafeExploiter)
-    with pytest.raises(UnknownStrategyError, match="adaptive"):
-        REGISTRY.create("adaptive:7iterations", limit, 3)  # a re-solver's budget: not in limit
+        with pytest.raises(UnknownStrategyError, match="adaptive"):
+            REGISTRY.create("adaptive:300nodes", game, 3)  # a search's budget: not a re-solver's
 
 
 @pytest.mark.parametrize("argument", ["200nodes", "0", "-1", "0iterations", "fast"])

@@ -133,3 +133,28 @@ def test_score_survival_is_the_multinomial_tail():
     assert table[1, 1] == pytest.approx(0.0)  # never wins nor ties
     assert table[0, 6] == pytest.approx(0.6**3)  # 2W + T = 6: three wins
     assert table[2, 5] == pytest.approx(0.3**3 + 3 * 0.3**2 * 0.3)  # three wins, or two and a tie
+
+
+def test_every_holding_against_a_range_agrees_with_one_holding_at_a_time():
+    import numpy as np
+
+    from pokerbot.protocol.analysis.equity import equity_all_vs_range, equity_vs_ranges
+    from pokerbot.protocol.analysis.holdings import HOLDINGS
+    from pokerbot.protocol.cards import cards_from_string
+
+    weights = np.random.default_rng(1).random(len(HOLDINGS)) ** 3
+    turn = cards_from_string("AhTd4c8s")
+    every = equity_all_vs_range(turn, weights)
+    for h in (0, 100, 700, 1300, 1325):
+        hole = tuple(int(c) for c in HOLDINGS[h])
+        if set(hole) & set(turn):
+            assert every[h] == 0.0
+        else:  # exact on the turn: the same numbers
+            assert every[h] == pytest.approx(equity_vs_ranges(hole, turn, weights)[0], abs=1e-12)
+    only_aces = np.zeros(len(HOLDINGS))
+    aces = [h for h, (a, b) in enumerate(HOLDINGS) if a >> 2 == 12 and b >> 2 == 12]
+    only_aces[aces] = 1.0
+    preflop = equity_all_vs_range((), only_aces, samples=400, seed=2)
+    kings = [h for h, (a, b) in enumerate(HOLDINGS) if a >> 2 == 11 and b >> 2 == 11]
+    assert all(0.12 < preflop[h] < 0.25 for h in kings)  # about 0.18 against aces
+    assert all(0.4 < preflop[h] < 0.6 for h in aces)  # aces against aces: split pots

@@ -132,4 +132,12 @@ def exploit_factory(game: Game, seed: int | None = None, argument: str | None = 
     )
 
 
-__all__ = ["DEFAULT_SECONDS", "LIMIT_EXPLOIT_FIRST_ROUND", "LIMIT_FIRST_ROUND", "exploit_factory", "parse_budget", "plays", "resolve_factory"]
+__all__ = [
+    "DEFAULT_SECONDS",
+    "LIMIT_EXPLOIT_FIRST_ROUND",
+    "LIMIT_FIRST_ROUND",
+    "exploit_factory",
+    "parse_budget",
+    "plays",
+    "resolve_factory",
+]
