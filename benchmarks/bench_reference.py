@@ -399,7 +399,7 @@ def _limit_matches(reference: ReferenceBuild, args: argparse.Namespace, folder: 
                 reference.example_player,
                 folder,
                 options,
-                1800,
+                60 * args.max_minutes,
                 quiet=not args.transcripts,
             )
             ok = outcome.status == 0 and outcome.hands == args.hands and outcome.score
@@ -443,6 +443,9 @@ def main() -> None:
     lim.add_argument("--t_hand", type=int, default=1000, help="ms")
     lim.add_argument("--every-seat", action="store_true", help="pokerbot in every seat (default: seat 1 only)")
     lim.add_argument("--load", type=int, default=0, help="CPU-bound processes to run beside the matches")
+    lim.add_argument(
+        "--max-minutes", type=float, default=30, help="a match still playing after this is stopped (a failure)"
+    )
     lim.add_argument(
         "--transcripts", action="store_true", help="the dealer writes its transcript: response times per seat"
     )
