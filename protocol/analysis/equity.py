@@ -315,8 +315,7 @@ def _all_vs_range_kernel(
             if ranks[order[i]] < 0:
                 i += 1
                 continue
-            j = i  # the holdings of equal rank: order[i:j]
-            group_card[:] = 0.0
+            j = i  # the holdings of equal rank: order[i:j] (group_card is all 0 here)
             group = 0.0
             while j < count and ranks[order[j]] == ranks[order[i]]:
                 g = order[j]
@@ -338,6 +337,8 @@ def _all_vs_range_kernel(
                 w = weights[g]
                 below_card[holdings[g, 0]] += w
                 below_card[holdings[g, 1]] += w
+                group_card[holdings[g, 0]] = 0.0
+                group_card[holdings[g, 1]] = 0.0
             below += group
             i = j
     out = np.zeros(count)
