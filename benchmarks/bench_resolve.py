@@ -7,7 +7,8 @@
 in-process hands against ``--opponent`` (seats alternating); every decision of the re-solving
 player is timed (wall clock, seconds) with the time it was given (a 10 s deadline: its own
 budget decides) and grouped by street. Reported per street and over every searched decision:
-count, median, p90, p99 and max.
+count, median, p90, p99 and max; and the median iterations a searched decision's solve ran
+(what the clock budget reaches on this machine: the iteration budget that replays it).
 
 **River**: full-range river subgames (both ranges uniform) on fixed boards, solved in chunks
 of 10 DCFR iterations until the exploitability is at most 0.5 % of the pot: the iterations and
@@ -55,6 +56,13 @@ from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.tree import build_subgame
 
 STREETS = ("pre-flop", "flop", "turn", "river")
+
+
+def _iterations(player: Strategy) -> int | None:
+    """Iterations of the player's last re-solved decision (None: not a re-solving player)."""
+    inner = getattr(player, "player", player)  # resolve-exploit wraps the re-solving player
+    count = getattr(inner, "last_decision_iterations", None)
+    return None if count is None else int(count)
 
 
 def _quantiles(times: list[float]) -> dict[str, float]:
@@ -117,15 +125,22 @@ def decisions(game_name: str, strategy: str, opponent: str, hands: int, seed: in
     other = registry.create(opponent, game, seed + 1)
     player.prepare()
     by_street: dict[str, list[float]] = {street: [] for street in STREETS}
+    iterations: dict[str, list[int]] = {street: [] for street in STREETS}
 
     def record(hand: int, state: HandState, action: Action, seconds: float) -> None:
         by_street[STREETS[state.round]].append(seconds)
+        count = _iterations(player)
+        if count:
+            iterations[STREETS[state.round]].append(count)
 
     _play(game, player, other, hands, seed, clock=time.perf_counter, allowed=10.0, on_decision=record)
     report = {street: _quantiles(times) for street, times in by_street.items() if times}
     searched = [t for street in STREETS[1:] for t in by_street[street]]
     if searched:
         report["after the flop"] = _quantiles(searched)
+    for street, counts in iterations.items():
+        if counts:
+            report[street]["iterations"] = statistics.median(counts)
     return report
 
 
@@ -280,6 +295,7 @@ def main() -> None:
         print(
             f"  {street:<15} {row['decisions']:5d}  median {row['median']:.3f}  p90 {row['p90']:.3f}  "
             f"p99 {row['p99']:.3f}  max {row['max']:.3f}"
+            + (f"  iterations {row['iterations']:.0f}" if "iterations" in row else "")
         )
     load_after = os.getloadavg()
     print(f"load after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")

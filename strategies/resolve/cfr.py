@@ -102,17 +102,9 @@ class SubgameSolver:
         self._model_reach: np.ndarray | None = None
         if model is not None and model.weight > 0.0:
             self._model_reach = np.zeros((nodes, n), dtype=np.float32)
-            _forward(
-                tree.kind,
-                tree.player,
-                tree.children,
-                tree.num_actions,
-                tree.slot,
-                np.ascontiguousarray(model.strategy[:, live], dtype=np.float32),
-                np.ascontiguousarray(model.range[live], dtype=np.float32),
-                model.position,
-                self._model_reach,
-            )
+            model_strategy = np.ascontiguousarray(model.strategy[:, live], dtype=np.float32)
+            model_range = np.ascontiguousarray(model.range[live], dtype=np.float32)
+            self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
         self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
         if (tree.kind == SHOWDOWN).any():
@@ -125,6 +117,18 @@ class SubgameSolver:
         else:
             self._order = np.zeros(0, dtype=np.int64)
             self._bounds = np.zeros(1, dtype=np.int64)
+
+    def _forward(self, strategy: np.ndarray, root: np.ndarray, who: int, out: np.ndarray) -> None:
+        """``out[node]``: ``who``'s reach of every live holding at each node, from ``root`` (its
+        reach at the root) and ``strategy`` (``[slot, live holding]``)."""
+        tree = self.tree
+        _forward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, root, who, out)
+
+    def _backward(self, strategy: np.ndarray, values: np.ndarray, who: int) -> None:
+        """``values`` (terminal values filled in) completed up the tree: ``who``'s expected
+        counterfactual values at every node when both play ``strategy``."""
+        tree = self.tree
+        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, values, who)
 
     def _full(self, vectors: np.ndarray) -> np.ndarray:
         """``vectors[..., live holding]`` over every holding (float64, 0 where blocked)."""
@@ -155,17 +159,7 @@ class SubgameSolver:
             weight = np.float32((t / (t + 1.0)) ** GAMMA)
             for player in (0, 1):
                 opponent = 1 - player
-                _forward(
-                    tree.kind,
-                    tree.player,
-                    tree.children,
-                    tree.num_actions,
-                    tree.slot,
-                    self.sigma,
-                    self.root_range(opponent),
-                    opponent,
-                    self._reach,
-                )
+                self._forward(self.sigma, self.root_range(opponent), opponent, self._reach)
                 if self._model_reach is not None and self.model is not None and opponent == self.model.position:
                     # the restricted opponent: the model with weight p, else free
                     _blend(
@@ -174,17 +168,7 @@ class SubgameSolver:
                         np.float32(self.model.weight),
                         self._model_reach,
                     )
-                _forward(
-                    tree.kind,
-                    tree.player,
-                    tree.children,
-                    tree.num_actions,
-                    tree.slot,
-                    self.sigma,
-                    self.root_range(player),
-                    player,
-                    self._own,
-                )
+                self._forward(self.sigma, self.root_range(player), player, self._own)
                 self._terminal_values(player, self._reach, self._values)
                 _update(
                     tree.kind,
@@ -256,17 +240,7 @@ class SubgameSolver:
         )
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
-        _forward(
-            tree.kind,
-            tree.player,
-            tree.children,
-            tree.num_actions,
-            tree.slot,
-            live_strategy,
-            self.root_range(opponent),
-            opponent,
-            reach,
-        )
+        self._forward(live_strategy, self.root_range(opponent), opponent, reach)
         self._terminal_values(player, reach, values)
         _best_response(tree.kind, tree.player, tree.children, tree.num_actions, values, player)
         return self._full(values)
@@ -274,26 +248,15 @@ class SubgameSolver:
     def expected_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
         """Every node's counterfactual values of ``player`` when both play ``strategy``
         (default: the average strategy), ``[node, holding]``."""
-        tree = self.tree
         live_strategy = (
             self._live_average() if strategy is None else np.ascontiguousarray(strategy[:, self.live], dtype=np.float32)
         )
         opponent = 1 - player
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
-        _forward(
-            tree.kind,
-            tree.player,
-            tree.children,
-            tree.num_actions,
-            tree.slot,
-            live_strategy,
-            self.root_range(opponent),
-            opponent,
-            reach,
-        )
+        self._forward(live_strategy, self.root_range(opponent), opponent, reach)
         self._terminal_values(player, reach, values)
-        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, live_strategy, values, player)
+        self._backward(live_strategy, values, player)
         return self._full(values)
 
     def value_against_model(self, player: int) -> float:
@@ -312,19 +275,9 @@ class SubgameSolver:
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
         model_range = np.ascontiguousarray(model.range[self.live], dtype=np.float32)
-        _forward(
-            tree.kind,
-            tree.player,
-            tree.children,
-            tree.num_actions,
-            tree.slot,
-            strategy,
-            model_range,
-            model.position,
-            reach,
-        )
+        self._forward(strategy, model_range, model.position, reach)
         self._terminal_values(player, reach, values)
-        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, values, player)
+        self._backward(strategy, values, player)
         ours = self._full(self.root_range(player))
         theirs_full = self._full(model_range)
         mass = float(ours.sum() * theirs_full.sum() - ours @ (self.space.conflicts.astype(np.float64) @ theirs_full))

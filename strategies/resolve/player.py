@@ -124,6 +124,8 @@ class ResolvingPlayer(Strategy):
             for p in (0, 1)
         ]
         self.last_decision_seconds = 0.0
+        self.last_decision_iterations = 0
+        """Iterations the last re-solved decision's solve ran (0: played by the trunk)."""
         self.fallbacks = 0
         """Decisions played by the trunk because the time left was too short."""
         self._fell_back: tuple[int, int] | None = None
@@ -181,6 +183,7 @@ class ResolvingPlayer(Strategy):
         state = view.state
         if state.round < self.first_round:
             assert self.trunk is not None
+            self.last_decision_iterations = 0
             return self.trunk.decide(view, deadline)
         resolver = self._start(view)
         settings = self.settings
@@ -191,6 +194,7 @@ class ResolvingPlayer(Strategy):
             if left < settings.min_seconds and self.trunk is not None:
                 self.fallbacks += 1
                 self._fell_back = self._hand
+                self.last_decision_iterations = 0
                 return self.trunk.decide(view, deadline)
             left = max(left, settings.min_seconds)
             seconds = min(settings.seconds, left)
@@ -198,6 +202,7 @@ class ResolvingPlayer(Strategy):
         stop = None if seconds is None else started + seconds  # the whole decision within the budget
         probabilities = normalized(resolver.probabilities(state, view.hole_cards, budget, stop))
         self.last_decision_seconds = time.monotonic() - started
+        self.last_decision_iterations = resolver.decision(state, budget).iterations
         actions = list(probabilities)
         return self.rng.choices(actions, weights=[probabilities[a] for a in actions])[0]
 
