@@ -7,8 +7,9 @@ The player plays the blueprint in round 1 and re-solves every round-2 decision (
 re-solving: the first solve from the blueprint's ranges, then the opponent's values as the
 gadget's bounds), each solve a fixed number of DCFR iterations; its whole strategy is tabulated
 (``strategies/resolve/exact.py``) and its exploitability computed exactly, in chips per hand.
-Then the same with the first re-solve bounded by the opponent's run-out values (the gadget from
-the start, ``start="runout"``) instead of its range as the blueprint plays. The last rows
+Then the same with the first re-solve bounded instead by the opponent's run-out values (the
+gadget from the start, ``start="runout"``), and by its best-response values against the
+blueprint's own second round (``start="blueprint"``: safe subgame solving). The last rows
 re-solve from the first round on, with uniform ranges at the start and the round's leaves valued
 by the run-out of the board card with no more betting.
 """
@@ -53,22 +54,23 @@ def main() -> None:
                 }
             )
             print(f"{'cfr ' + str(count):>14} {before:15.5f} {iterations:11d} {after:15.5f} {seconds:8.1f}")
-    for count in BLUEPRINT_ITERATIONS:  # the first re-solve bounded by the run-out values instead
-        blueprint = solve(game, "cfr", iterations=count, checkpoints=1).policy
-        before = exploitability(game, blueprint)
-        policy = resolved_policy(game, SolveBudget(iterations=200), first_round=1, trunk=blueprint, start="runout")
-        after = exploitability(game, policy)
-        rows.append(
-            {
-                "blueprint": f"cfr {count}",
-                "blueprint_exploitability": before,
-                "solve_iterations": 200,
-                "first_round": 1,
-                "start": "runout",
-                "exploitability": after,
-            }
-        )
-        print(f"{'cfr ' + str(count):>14} {before:15.5f} {200:11d} {after:15.5f}   (run-out start)")
+    for start in ("runout", "blueprint"):  # the first re-solve bounded by the opponent's values instead
+        for count in BLUEPRINT_ITERATIONS:
+            blueprint = solve(game, "cfr", iterations=count, checkpoints=1).policy
+            before = exploitability(game, blueprint)
+            policy = resolved_policy(game, SolveBudget(iterations=200), first_round=1, trunk=blueprint, start=start)
+            after = exploitability(game, policy)
+            rows.append(
+                {
+                    "blueprint": f"cfr {count}",
+                    "blueprint_exploitability": before,
+                    "solve_iterations": 200,
+                    "first_round": 1,
+                    "start": start,
+                    "exploitability": after,
+                }
+            )
+            print(f"{'cfr ' + str(count):>14} {before:15.5f} {200:11d} {after:15.5f}   ({start} start)")
     for iterations in SOLVE_ITERATIONS:
         started = time.process_time()
         policy = resolved_policy(game, SolveBudget(iterations=iterations), first_round=0)

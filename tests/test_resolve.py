@@ -166,6 +166,19 @@ def test_resolving_leduc_from_an_undertrained_blueprint_is_less_exploitable(ledu
     assert after < before / 3
 
 
+def test_the_safe_start_bounds_the_first_re_solve_by_the_blueprints_values(leduc_blueprint):
+    # The gadget with the opponent's best-response values against the blueprint's last round:
+    # no holding gains more than against the blueprint, so the player is less exploitable
+    # than its blueprint, though less so than when starting from the blueprint's ranges.
+    game, blueprint = leduc_blueprint
+    before = exploitability(game, blueprint)
+    safe = exploitability(
+        game, resolved_policy(game, SolveBudget(iterations=200), first_round=1, trunk=blueprint, start="blueprint")
+    )
+    assert safe < 0.75 * before
+    assert safe > 0.13088 + 0.05  # the range start's 0.13088 (docs/resolve.md) is lower
+
+
 # ---------------------------------------------------------------- the player
 def test_resolve_is_registered_and_reads_its_budget():
     registry = default_registry()

@@ -42,10 +42,14 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
 from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree, build_subgame
 
-STARTS = ("range", "runout")
+STARTS = ("range", "runout", "blueprint")
 """Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the
 trunk plays (Bayes' rule); ``runout``, its counterfactual values if the cards were run out
-with no more betting, as the gadget's bounds (its range is then the gadget's choice)."""
+with no more betting, as the gadget's bounds (its range is then the gadget's choice);
+``blueprint``, its best-response values against the trunk's own strategy for the round (our
+range from the trunk), as the gadget's bounds: the re-solve then concedes no holding more than
+the trunk would have (Brown and Sandholm's safe subgame solving), exactly so in the last round,
+where the round's tree runs to the showdowns."""
 
 OpponentHook = Callable[[SubgameTree, HandState, tuple[int, ...], int], OpponentModel | None]
 """``opponent(tree, root, board, position)``: the model of the opponent of ``position`` for a
@@ -55,6 +59,11 @@ an equilibrium: the restricted Nash response of :class:`~.cfr.OpponentModel`."""
 Trunk = Callable[[HandState], tuple[np.ndarray, np.ndarray]]
 """``trunk(state)``: at the start of the first re-solved round (``state``), the reach of every
 holding of position 0 and of position 1 given the betting so far."""
+
+TrunkStrategy = Callable[[SubgameTree, int], np.ndarray]
+"""``trunk_strategy(tree, position)``: the trunk's strategy over a subgame ``tree`` for
+``position``, ``[slot, holding]`` (the rows of that position's decisions are read), for the
+``blueprint`` start."""
 
 
 @dataclass(frozen=True)
@@ -102,10 +111,14 @@ class ContinualResolver:
         space: HoldingSpace | None = None,
         start: str = "range",
         opponent: OpponentHook | None = None,
+        trunk_strategy: TrunkStrategy | None = None,
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
+        if start == "blueprint" and trunk_strategy is None:
+            raise ValueError("the blueprint start needs the trunk's strategy")
         self.opponent = opponent
+        self.trunk_strategy = trunk_strategy
         self.game = game
         self.position = position
         self.trunk = trunk
@@ -193,6 +206,10 @@ class ContinualResolver:
         us, them = self.position, 1 - self.position
         if self.start == "range" or replay.round == 0:
             anchor = _Anchor(replay.copy(), ranges[us].copy(), ranges[them].copy(), None)
+        elif self.start == "blueprint":
+            assert self.trunk_strategy is not None
+            bounds = self._trunk_bounds(replay, ranges[us]) * valid
+            anchor = _Anchor(replay.copy(), ranges[us].copy(), None, bounds)
         else:  # the opponent's values if the cards were run out from here: the first solve is gadgeted too
             stake = float(min(replay.spent))
             board = tuple(replay.visible_board())
@@ -215,6 +232,17 @@ class ContinualResolver:
             if not replay.finished and replay.round != round_before:
                 anchor = self._next_round(anchor, replay)
         return anchor
+
+    def _trunk_bounds(self, root: HandState, our_range: np.ndarray) -> np.ndarray:
+        """The opponent's best-response counterfactual values at ``root`` against the trunk's
+        strategy for the round, played from ``our_range`` (run-out values at the round's leaves)."""
+        assert self.trunk_strategy is not None
+        tree = build_subgame(root, self.sizing)
+        us, them = self.position, 1 - self.position
+        ranges = np.ones((2, self.space.size))
+        ranges[us] = our_range
+        solver = SubgameSolver(tree, self.space, tuple(root.visible_board()), ranges)
+        return solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
 
     def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
         """The anchor at the start of ``state``'s round, from the last round's leaf: the
@@ -300,4 +328,4 @@ def _blas() -> ThreadpoolController:
     return _CONTROLLER[0]
 
 
-__all__ = ["ContinualResolver", "Decision", "OpponentHook", "SolveBudget", "Trunk"]
+__all__ = ["ContinualResolver", "Decision", "OpponentHook", "SolveBudget", "Trunk", "TrunkStrategy"]

@@ -21,7 +21,7 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
-from pokerbot.strategies.resolve.tree import BetSizing
+from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree
 from pokerbot.strategies.solvers.policy import Policy
 
 
@@ -45,6 +45,27 @@ def policy_range(policy: Policy, space: HoldingSpace) -> Callable[[HandState, in
     return range_of
 
 
+def policy_table(policy: Policy, space: HoldingSpace) -> Callable[[SubgameTree, int], np.ndarray]:
+    """``trunk_strategy(tree, position)`` for a tabular ``policy``: its probability of every
+    action at each of ``position``'s decisions of ``tree``, for every holding, ``[slot, holding]``
+    (0 for holdings on a board card)."""
+
+    def table(tree: SubgameTree, position: int) -> np.ndarray:
+        out = np.zeros((tree.num_slots, space.size))
+        for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
+            state = tree.states[node]
+            valid = space.valid(tuple(state.visible_board()))
+            base = int(tree.slot[node])
+            for h in np.flatnonzero(valid):
+                hole = tuple(int(c) for c in space.cards[h])
+                found = policy.action_probabilities(infoset_key(hole, state))
+                for k, action in enumerate(tree.actions[node]):
+                    out[base + k, h] = found.get(_char(action), 0.0)
+        return out
+
+    return table
+
+
 def resolved_policy(
     game: Game,
     budget: SolveBudget,
@@ -63,8 +84,10 @@ def resolved_policy(
     if first_round > 0 and trunk is None:
         raise ValueError("a trunk policy plays the rounds before the first re-solved one")
     space = holding_space(game)
+    trunk_strategy = None
     if trunk is not None:
         range_of = policy_range(trunk, space)
+        trunk_strategy = policy_table(trunk, space)
 
         def trunk_ranges(state: HandState) -> tuple[np.ndarray, np.ndarray]:
             return range_of(state, 0), range_of(state, 1)
@@ -79,7 +102,8 @@ def resolved_policy(
     boards = list(itertools.permutations(deck, game.total_board_cards)) if game.total_board_cards else [()]
     for board in boards:
         resolvers = [
-            ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start, opponent) for p in (0, 1)
+            ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start, opponent, trunk_strategy)
+            for p in (0, 1)
         ]
         _walk(HandState(game, board_cards=board), resolvers, trunk, budget, space, table)
     return Policy.from_arrays(game, table, {"algorithm": "continual re-solving", "iterations": budget.iterations})
@@ -126,4 +150,4 @@ def _char(action: Action) -> str:
     return "fcr"[int(action.kind)] if action.kind is not ActionKind.RAISE else "r"
 
 
-__all__ = ["policy_range", "resolved_policy"]
+__all__ = ["policy_range", "policy_table", "resolved_policy"]
