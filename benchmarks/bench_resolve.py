@@ -2,6 +2,7 @@
 
     python benchmarks/bench_resolve.py [--game holdem-nolimit-2p] [--strategy resolve]
         [--opponent random] [--hands 40] [--seed 1] [--json OUT.json]
+    python benchmarks/bench_resolve.py --convergence
 
 **Decisions**: ``--strategy`` (default ``resolve``: one second a decision) plays ``--hands``
 in-process hands against ``--opponent`` (seats alternating); every decision of the re-solving
@@ -13,6 +14,10 @@ count, median, p90, p99 and max; and the median iterations a searched decision's
 **River**: full-range river subgames (both ranges uniform) on fixed boards, solved in chunks
 of 10 DCFR iterations until the exploitability is at most 0.5 % of the pot: the iterations and
 the seconds it took (exploitability checks excluded).
+
+**Convergence** (``--convergence``): full-range subgames (both ranges uniform), the two rivers
+above and two turns (a raised pot, the flop checked; leaves valued by their run-out), and the
+exploitability in percent of the pot after 30, 100, 150, 300 and 600 iterations.
 
 **CPU per hand** (``--cpu``): ``--strategy`` (e.g. ``resolve-exploit:30iterations``, an
 iteration budget: the same play on any machine) plays ``--hands`` in-process hands against
@@ -247,6 +252,34 @@ def rivers(target: float = 0.005) -> dict[str, dict[str, float]]:
     return report
 
 
+TURNS = {
+    "As Kd 7h 2c, raised pot": ("AsKd7h2c9s", [Action.raise_to(300), CALL, CALL, CALL]),
+    "Qs Td 7h 4c, raised pot": ("QsTd7h4c2s", [Action.raise_to(300), CALL, CALL, CALL]),
+}
+CHECKPOINTS = (30, 100, 150, 300, 600)
+
+
+def convergence() -> dict[str, dict[str, object]]:
+    """Exploitability (percent of the pot) of full-range turn and river subgames at
+    :data:`CHECKPOINTS` iterations."""
+    game = load_game("holdem-nolimit-2p")
+    space = holding_space(game)
+    report: dict[str, dict[str, object]] = {}
+    spots = {f"river, {name}": spot for name, spot in RIVERS.items()} | {f"turn, {n}": s for n, s in TURNS.items()}
+    for name, (board, actions) in spots.items():
+        state = HandState(game, board_cards=tuple(cards_from_string(board)))
+        for action in actions:
+            state.apply(action)
+        tree = build_subgame(state)
+        solver = SubgameSolver(tree, space, tuple(state.visible_board()), np.ones((2, space.size)))
+        row: dict[str, float] = {}
+        for count in CHECKPOINTS:
+            solver.iterate(count - solver.iterations)
+            row[str(count)] = 100.0 * solver.exploitability() / state.pot
+        report[name] = {"pot": state.pot, "exploitability_percent_of_pot": row}
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="holdem-nolimit-2p")
@@ -256,6 +289,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
     parser.add_argument("--cpu", action="store_true", help="CPU seconds per hand instead (module docstring)")
+    parser.add_argument("--convergence", action="store_true", help="subgames' exploitability by iterations instead")
     parser.add_argument("--repeats", type=int, default=3, help="--cpu: runs of each checkout")
     parser.add_argument("--compare", help="--cpu: another checkout, run alternating with this one")
     parser.add_argument("--cpu-run", action="store_true", help=argparse.SUPPRESS)
@@ -265,6 +299,18 @@ def main() -> None:
         return
     load_before = os.getloadavg()
     print(f"load before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
+    if args.convergence:
+        table = convergence()
+        print("exploitability, percent of the pot, after " + " / ".join(map(str, CHECKPOINTS)) + " iterations")
+        for name, entry in table.items():
+            figures = entry["exploitability_percent_of_pot"]
+            assert isinstance(figures, dict)
+            print(f"  {name} (pot {entry['pot']}): " + " / ".join(f"{v:.2f}" for v in figures.values()))
+        if args.json:
+            with open(args.json, "w") as file:
+                json.dump({"args": vars(args), "convergence": table}, file, indent=1)
+            print(f"wrote {args.json}")
+        return
     if args.cpu:
         report = cpu(args)
         for name, row in report.items():
