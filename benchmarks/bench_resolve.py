@@ -17,7 +17,11 @@ the seconds it took (exploitability checks excluded).
 
 **Convergence** (``--convergence``): full-range subgames (both ranges uniform), the two rivers
 above and two turns (a raised pot, the flop checked; leaves valued by their run-out), and the
-exploitability in percent of the pot after 30, 100, 150, 300 and 600 iterations.
+exploitability in percent of the pot after 30, 100, 150, 300 and 600 iterations; then the two
+turns re-solved as a new round starts (our range uniform, the opponent's gadget bounded by its
+run-out values, as :mod:`pokerbot.strategies.resolve.continual` does): how far the opponent's
+best response exceeds those bounds, on average over its holdings and at the most, in percent
+of the pot (0 where the bounds can be met).
 
 **CPU per hand** (``--cpu``): ``--strategy`` (e.g. ``resolve-exploit:30iterations``, an
 iteration budget: the same play on any machine) plays ``--hands`` in-process hands against
@@ -277,6 +281,29 @@ def convergence() -> dict[str, dict[str, object]]:
             solver.iterate(count - solver.iterations)
             row[str(count)] = 100.0 * solver.exploitability() / state.pot
         report[name] = {"pot": state.pot, "exploitability_percent_of_pot": row}
+    for name, (board, actions) in TURNS.items():  # a round's start: the gadget with run-out bounds
+        state = HandState(game, board_cards=tuple(cards_from_string(board)))
+        for action in actions:
+            state.apply(action)
+        cards = tuple(state.visible_board())
+        valid = space.valid(cards).astype(np.float64)
+        ours = valid.copy()
+        bounds = float(min(state.spent)) * (space.runout_matrix(cards, np.float64) @ ours) * valid
+        ranges = np.ones((2, space.size))
+        ranges[0] = ours
+        solver = SubgameSolver(build_subgame(state), space, cards, ranges, (1, bounds))
+        mean: dict[str, float] = {}
+        most: dict[str, float] = {}
+        for count in CHECKPOINTS:
+            solver.iterate(count - solver.iterations)
+            excess = np.maximum(0.0, solver.best_response_values(1)[0] - bounds)[valid > 0] / ours.sum()
+            mean[str(count)] = 100.0 * float(excess.mean()) / state.pot
+            most[str(count)] = 100.0 * float(excess.max()) / state.pot
+        report[f"turn gadget, {name}"] = {
+            "pot": state.pot,
+            "excess_mean_percent_of_pot": mean,
+            "excess_max_percent_of_pot": most,
+        }
     return report
 
 
@@ -303,9 +330,11 @@ def main() -> None:
         table = convergence()
         print("exploitability, percent of the pot, after " + " / ".join(map(str, CHECKPOINTS)) + " iterations")
         for name, entry in table.items():
-            figures = entry["exploitability_percent_of_pot"]
-            assert isinstance(figures, dict)
-            print(f"  {name} (pot {entry['pot']}): " + " / ".join(f"{v:.2f}" for v in figures.values()))
+            for key in ("exploitability_percent_of_pot", "excess_mean_percent_of_pot", "excess_max_percent_of_pot"):
+                figures = entry.get(key)
+                if isinstance(figures, dict):
+                    label = "" if key.startswith("exploitability") else f" {key.split('_')[1]} excess over the bounds"
+                    print(f"  {name} (pot {entry['pot']}){label}: " + " / ".join(f"{v:.2f}" for v in figures.values()))
         if args.json:
             with open(args.json, "w") as file:
                 json.dump({"args": vars(args), "convergence": table}, file, indent=1)
