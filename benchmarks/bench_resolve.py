@@ -228,14 +228,20 @@ RIVERS = {
 }
 
 
+def _spot(game: Game, board: str, actions: list[Action]) -> HandState:
+    """The state after ``actions`` with ``board`` dealt."""
+    state = HandState(game, board_cards=tuple(cards_from_string(board)))
+    for action in actions:
+        state.apply(action)
+    return state
+
+
 def rivers(target: float = 0.005) -> dict[str, dict[str, float]]:
     game = load_game("holdem-nolimit-2p")
     space = holding_space(game)
     report = {}
     for name, (board, actions) in RIVERS.items():
-        state = HandState(game, board_cards=tuple(cards_from_string(board)))
-        for action in actions:
-            state.apply(action)
+        state = _spot(game, board, actions)
         tree = build_subgame(state)
         solver = SubgameSolver(tree, space, tuple(state.visible_board()), np.ones((2, space.size)))
         solver.iterate(1)  # compiled before the clock starts
@@ -271,9 +277,7 @@ def convergence() -> dict[str, dict[str, object]]:
     report: dict[str, dict[str, object]] = {}
     spots = {f"river, {name}": spot for name, spot in RIVERS.items()} | {f"turn, {n}": s for n, s in TURNS.items()}
     for name, (board, actions) in spots.items():
-        state = HandState(game, board_cards=tuple(cards_from_string(board)))
-        for action in actions:
-            state.apply(action)
+        state = _spot(game, board, actions)
         tree = build_subgame(state)
         solver = SubgameSolver(tree, space, tuple(state.visible_board()), np.ones((2, space.size)))
         row: dict[str, float] = {}
@@ -282,9 +286,7 @@ def convergence() -> dict[str, dict[str, object]]:
             row[str(count)] = 100.0 * solver.exploitability() / state.pot
         report[name] = {"pot": state.pot, "exploitability_percent_of_pot": row}
     for name, (board, actions) in TURNS.items():  # a round's start: the gadget with run-out bounds
-        state = HandState(game, board_cards=tuple(cards_from_string(board)))
-        for action in actions:
-            state.apply(action)
+        state = _spot(game, board, actions)
         cards = tuple(state.visible_board())
         valid = space.valid(cards).astype(np.float64)
         ours = valid.copy()
