@@ -25,11 +25,11 @@ action:
   Carlo of :data:`FLOP_SAMPLES` draws seeded by the cards on the flop
   (:func:`~pokerbot.protocol.analysis.equity.sampled_equity_vs_range`), exact on the turn and
   the river (:func:`~pokerbot.protocol.analysis.equity.equity_vs_random`); in other games,
-  exact enumeration (up to :data:`MAX_ENUMERATED` cases). Against the opponent's cards (the log holds both players' cards in every
-  hand, even those that ended by a fold: a player saw them only at a showdown, which
-  :attr:`Decision.showdown` says): :func:`~pokerbot.protocol.analysis.headsup.heads_up_equity`,
-  exact after the flop, pre-flop over :data:`PREFLOP_BOARDS` boards seeded by the two
-  holdings (the same answer in every run);
+  exact enumeration (up to :data:`MAX_ENUMERATED` cases). Against the opponent's cards (the
+  log holds both players' cards in every hand, even those that ended by a fold: a player saw
+  them only at a showdown, which :attr:`Decision.showdown` says):
+  :func:`~pokerbot.protocol.analysis.headsup.heads_up_equity`, exact after the flop, pre-flop
+  over :data:`PREFLOP_BOARDS` boards seeded by the two holdings;
 * **the hands the opponent has shown shoving** before a call of a pre-flop all-in: the
   holdings of the opponent's pre-flop all-ins in earlier hands of the log that reached a
   showdown; the equity against them is the mean equity against those of them that share no
