@@ -14,8 +14,8 @@ action:
 * **stack-to-pot ratio** (SPR): the effective stack behind (the smaller of the player's chips
   behind and the most any other player still in has behind) over the pot; None with
   unlimited stacks;
-* **all-in**: a raise that puts the effective stack in (the raiser's whole stack, or as much
-  as the deepest other player still in can match);
+* **all-in**: a raise to the raiser's whole stack, or to the whole stack of the deepest
+  other player still in when that is smaller;
 * **call of an all-in**: a call of a bet after which nobody can bet again (the bettor or the
   caller is all-in); the hand runs out to a showdown;
 * **price** of a call: the call over the pot after the call;
@@ -229,25 +229,24 @@ def _best_fold(decision: Decision, big_blind: int) -> bool:
 CHECKS: tuple[Check, ...] = (
     Check(
         "deep",
-        f"bets or raises above {BIG_BET:g} pots on the flop or turn at a stack-to-pot ratio above {DEEP_SPR:g}",
+        f"bet or raise above {BIG_BET:g} pots on the flop or turn at a stack-to-pot ratio above {DEEP_SPR:g}",
         _deep,
     ),
     Check(
         "weak",
-        f"bets or raises above {BIG_BET:g} pots on the flop or turn at a stack-to-pot ratio above "
-        f"{WEAK_SPR:g} from a holding under {WEAK_EQUITY:.0%} equity against a random holding",
+        f"bet or raise above {BIG_BET:g} pots on the flop or turn at a stack-to-pot ratio above {WEAK_SPR:g}, "
+        f"under {WEAK_EQUITY:.0%} equity against a random holding",
         _weak,
     ),
     Check(
         "shove-call",
-        f"calls of pre-flop all-ins above {SHOVE_CALL_BIG_BLINDS:g} big blinds with less equity than the price "
-        f"against the hands the opponent has shown shoving (once it has shown {SHOWN_SHOVES})",
+        f"call of a pre-flop all-in above {SHOVE_CALL_BIG_BLINDS:g} big blinds, under its price in equity against "
+        f"the opponent's shown pre-flop all-ins ({SHOWN_SHOVES} or more)",
         _shove_call,
     ),
     Check(
         "best-fold",
-        f"folds of the best hand: more than {BEST_HAND_EQUITY:.0%} equity against the opponent's cards (heads-up, "
-        "more than the price of any call)",
+        f"fold of the best hand: above {BEST_HAND_EQUITY:.0%} equity against the opponent's cards",
         _best_fold,
     ),
 )
@@ -346,10 +345,13 @@ def _effective(state: HandState, position: int) -> int:
 
 
 def _is_all_in(before: HandState, position: int, after: HandState) -> bool:
-    """True when the action from ``before`` to ``after`` is a raise that puts the effective stack in."""
+    """True when the action from ``before`` to ``after`` is a raise to the raiser's whole stack,
+    or to the whole stack of the deepest other player still in."""
     if after.actions[before.round][-1].kind is not ActionKind.RAISE:
         return False
-    return after.spent[position] - before.spent[position] >= _effective(before, position)
+    stacks = before.game.stacks
+    others = [stacks[p] for p in range(len(stacks)) if p != position and not before.folded[p]]
+    return after.spent[position] >= min(stacks[position], max(others, default=stacks[position]))
 
 
 def _decisions(hand: LoggedHand, position: int, steps: Sequence[Step]) -> list[Decision]:

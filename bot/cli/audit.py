@@ -7,7 +7,8 @@ counts per 1,000 hands, the leak checks with the hands that fail them, and the h
 themselves (every one that fails a check, and the ``--show`` largest of each kind of bet,
 all-in, call of an all-in and fold) with their sizes, stack-to-pot ratios, prices and
 equities (:mod:`pokerbot.protocol.audit` defines them all). ``--json F`` writes every figure
-and every decision but the checks and plain calls.
+and every decision but the checks and plain calls (``--json -`` prints it, the tables going to
+standard error).
 
 Exit status: 0, 2 on bad usage, an unreadable log or a game other than heads-up.
 """
@@ -73,8 +74,8 @@ def audit_command(
     except AuditError as error:
         raise fail(str(error), str(logfile)) from None
     rounds = round_names(definition.num_rounds)
-    for result in audits:
-        print_report(logfile.name, result, rounds, show)
+    for result in audits:  # with --json -, standard output is the JSON's alone
+        print_report(logfile.name, result, rounds, show, err=json_out == "-")
     if json_out is not None:
         write_json_report({"log": str(logfile), "players": [audit_json(result, rounds) for result in audits]}, json_out)
 
@@ -102,13 +103,13 @@ def _player(seat: str, seats: Sequence[str]) -> str:
     raise fail(f"{seat!r} is neither a player of the log ({', '.join(seats)}) nor 1..{len(seats)}", "--seat")
 
 
-def print_report(name: str, result: Audit, rounds: Sequence[str], show: int) -> None:
-    """The three tables of one player's audit on standard output."""
-    print_table(counts_table(name, result, rounds))
-    print_table(checks_table(result))
+def print_report(name: str, result: Audit, rounds: Sequence[str], show: int, *, err: bool = False) -> None:
+    """The three tables of one player's audit on standard output (standard error with ``err``)."""
+    print_table(counts_table(name, result, rounds), err=err)
+    print_table(checks_table(result), err=err)
     listed = listed_decisions(result, show)
     if listed:
-        print_table(hands_table(result, listed, rounds))
+        print_table(hands_table(result, listed, rounds), err=err)
 
 
 def counts_table(name: str, result: Audit, rounds: Sequence[str]) -> Table:
