@@ -241,7 +241,11 @@ def test_every_readme_example_has_a_broken_twin() -> None:
 
     def command(words: list[str]) -> list[str]:
         """The command's words up to its first option or argument (``kit check``, ``log aivat``)."""
-        group = {"kit": {"check"}, "log": {"check", "convert", "aivat", "audit"}, "experiment": {"model-learning", "leduc"}}
+        group = {
+            "kit": {"check"},
+            "log": {"check", "convert", "aivat", "audit"},
+            "experiment": {"model-learning", "leduc"},
+        }
         return words[:2] if len(words) > 1 and words[1] in group.get(words[0], set()) else words[:1]
 
     broken = {tuple(command(shlex.split(bad))) for bad, _ in BAD_INPUTS}

@@ -200,8 +200,10 @@ def hands_table(result: Audit, decisions: Sequence[Decision], rounds: Sequence[s
     big_blind = result.big_blind
     table = Table(title=f"{result.player}: the hands")
     left = ("decision", "cards", "board", "their cards", "shown", "checks failed")
-    columns = ("hand", "round", "decision", "cards", "board", "their cards", "pot (bb)", "call (bb)", "price")
-    columns += ("size (pots)", "SPR", "eq. random", "eq. theirs", "eq. shoves", "shown", "won (bb)", "checks failed")
+    columns = (
+        *("hand", "round", "decision", "cards", "board", "their cards", "pot (bb)", "call (bb)", "price"),
+        *("size (pots)", "SPR", "eq. random", "eq. theirs", "eq. shoves", "shown", "won (bb)", "checks failed"),
+    )
     for column in columns:
         table.add_column(column, justify="left" if column in left else "right")
     for d in decisions:
