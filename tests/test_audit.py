@@ -33,7 +33,7 @@ from pokerbot.protocol.audit import (
     audit,
 )
 from pokerbot.protocol.cards import cards_from_string
-from pokerbot.protocol.game import load_game
+from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.matchlog import check_log, read_log
 
 FIXTURES = Path(__file__).parent / "fixtures" / "acpc"
@@ -195,6 +195,26 @@ def test_the_same_figures_in_every_run() -> None:
     module._vs_random.cache_clear()
     headsup._holdem_equity.cache_clear()
     assert audit(hands, "A") == first
+
+
+def test_an_all_in_to_the_shorter_stack() -> None:
+    """Stacks of 20,000 and 5,000: a raise to 5,000 is all-in for either player."""
+    game = parse_game(
+        "GAMEDEF\nnolimit\nnumPlayers = 2\nnumRounds = 4\nstack = 20000 5000\nblind = 100 50\n"
+        "firstPlayer = 2 1 1 1\nnumSuits = 4\nnumRanks = 13\nnumHoleCards = 2\nnumBoardCards = 0 3 1 1\n"
+        "END GAMEDEF\n"
+    )
+    lines = [
+        "STATE:0:cr5000c///:AsAh|KsKh/2c7d9h/Jc/3s:5000|-5000:A|B",
+        "STATE:1:cc/r4000r5000c//:AsAh|KsKh/2c7d9h/Jc/3s:5000|-5000:A|B",
+    ]
+    assert check_log([*lines, "SCORE:10000|-10000:A|B"], game).ok
+    hands = read_log(lines, game).hands
+    a, b = audit(hands, "A").decisions, audit(hands, "B").decisions
+    assert [d.kind for d in a] == [Kind.ALL_IN, Kind.CHECK, Kind.BET, Kind.CALL_ALL_IN]
+    assert [d.kind for d in b] == [Kind.CALL, Kind.CALL_ALL_IN, Kind.CALL, Kind.ALL_IN]
+    assert a[0].spr == pytest.approx(4900 / 200) and a[0].size == pytest.approx(4900 / 200)
+    assert a[2].spr == pytest.approx(4900 / 200) and b[3].spr == pytest.approx(4900 / 4100)
 
 
 def test_a_reference_dealer_log() -> None:

@@ -96,6 +96,7 @@ BAD_INPUTS: list[tuple[str, str]] = [
     (f"log audit {LOG} --seat 3", "'3' is neither a player of the log (A, B) nor 1..2"),
     (f"log audit {LOG} --show -1", "must not be negative, got -1 (pokerbot log audit --show)"),
     ("log audit no-such.log --seat 1", "cannot read no-such.log: No such file or directory (pokerbot log audit)"),
+    (f"log audit {LOG} --json /proc/none/audit.json", "cannot create the folder /proc/none"),
     # pokerbot solve kuhn --algorithm cfr+ --iterations 200 --out kuhn.json; exploitability kuhn kuhn.json
     ("solve kuhn --algorithm cfx --iterations 200 --out kuhn.json", "unknown algorithm 'cfx'"),
     ("solve kuhn --algorithm cfr+ --iterations -1 --out kuhn.json", "must be positive"),

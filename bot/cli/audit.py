@@ -23,7 +23,7 @@ import typer
 
 from pokerbot.bot.cli.aivat import AivatInputError, read_match_log
 from pokerbot.bot.cli.errors import fail
-from pokerbot.bot.cli.outputs import plural, print_table, write_json_report
+from pokerbot.bot.cli.outputs import OutputFolderError, plural, prepare_output, print_table, write_json_report
 from pokerbot.protocol.cards import cards_to_string
 from pokerbot.protocol.errors import GameDefinitionError
 
@@ -64,6 +64,11 @@ def audit_command(
 
     if show < 0:
         raise fail(f"must not be negative, got {show}", "--show")
+    if json_out is not None and json_out != "-":
+        try:
+            prepare_output(Path(json_out))
+        except OutputFolderError as error:
+            raise fail(str(error), "--json") from None
     try:
         log, definition = read_match_log(logfile, game)
     except (AivatInputError, GameDefinitionError) as error:
