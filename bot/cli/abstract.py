@@ -28,8 +28,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
-from pokerbot.models.buckets.card_abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
-from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.abstract.best_response import exploitability as abstract_exploitability
@@ -37,6 +35,8 @@ from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.opponent import ModelDataError, learn_from_logs, model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
+from pokerbot.strategies.card_abstraction.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
+from pokerbot.strategies.card_abstraction.tables import EhsTables, TablesError, build_ehs_tables
 
 DEFAULT_BOARDS = 10_000
 

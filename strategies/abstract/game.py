@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokerbot.models.buckets.card_abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
-from pokerbot.models.buckets.tables import DealTables, EhsTables
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.betting import ActionAbstraction, BettingTree, build_betting_tree
+from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
+from pokerbot.strategies.card_abstraction.tables import DealTables, EhsTables
 
 
 @dataclass(frozen=True, eq=False)

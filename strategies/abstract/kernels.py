@@ -1,6 +1,6 @@
 """The numba hot loops: deal sampling, outcome-sampling MCCFR / MCRNR, external-sampling
 MCCFR and MCTS over a :class:`~pokerbot.strategies.abstract.betting.BettingTree` and
-:class:`~pokerbot.models.buckets.tables.DealTables`.
+:class:`~pokerbot.strategies.card_abstraction.tables.DealTables`.
 
 Every kernel runs ``count`` iterations in one call and takes the generator state
 (:func:`~pokerbot.protocol.analysis.splitmix.new_rng`) and the iteration counter, so a run cut

@@ -13,12 +13,12 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import CardAbstraction
 from pokerbot.models.round_trees import RoundTreeModel, decision_rows, features
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.matchlog import parse_state_line
 from pokerbot.strategies.abstract.betting import DECISION, BettingTree
+from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction
 
 
 class ModelDataError(ValueError):

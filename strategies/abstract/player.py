@@ -25,7 +25,6 @@ from importlib import resources
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game, load_game
@@ -37,6 +36,7 @@ from pokerbot.strategies.abstract.ranges import PolicyRange, calls_at_pot_odds, 
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
 from pokerbot.strategies.base import ActionProbabilities, Strategy, StrategyFactory, normalized
+from pokerbot.strategies.card_abstraction.abstraction import EhsAbstraction
 
 
 @cache

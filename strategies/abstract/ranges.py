@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.translation import TreeTranslator
+from pokerbot.strategies.card_abstraction.abstraction import EhsAbstraction
 
 
 def calls_at_pot_odds(strength: Any, state: HandState) -> Any:

@@ -11,7 +11,7 @@ still dealt on each of them).
 Hold'em tables are made in two steps: :func:`build_ehs_tables` computes the effective hand
 strength of every hand on every sampled board (the slow part, about 0.1 s a board; saved
 with :meth:`EhsTables.save`), and :meth:`CardAbstraction.deal_tables
-<pokerbot.models.buckets.card_abstraction.CardAbstraction.deal_tables>` turns it into buckets.
+<pokerbot.strategies.card_abstraction.abstraction.CardAbstraction.deal_tables>` turns it into buckets.
 """
 
 from __future__ import annotations

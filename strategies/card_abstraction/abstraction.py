@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.tables import EHS_SCALE, DealTables, EhsTables, TablesError, card_masks
 from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDING_MASKS, HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
+from pokerbot.strategies.card_abstraction.tables import EHS_SCALE, DealTables, EhsTables, TablesError, card_masks
 
 SCHEMES = ("width", "percentile")
 MAX_BUCKETS = 255
@@ -79,7 +79,22 @@ class BucketScheme:
 
 
 class CardAbstraction(ABC):
-    """Buckets of hands per round (see the module docstring)."""
+    """Buckets of hands per round, for a two-player game (see the module docstring).
+
+    The contract a solver relies on:
+
+    * :attr:`num_buckets` ``[r]`` buckets in round ``r``, each in ``1 ..`` :data:`MAX_BUCKETS`
+      (deal tables store buckets as uint8);
+    * :meth:`bucket` is a function of its arguments alone (the same hand, board and round give
+      the same bucket in every call and every process), and uses only the board cards visible
+      in that round;
+    * :meth:`deal_tables` gives, for every hand on every board of the tables, the buckets
+      :meth:`bucket` gives (computed from the tables' stored measure where there is one, such
+      as the quantised EHS of :class:`~.tables.EhsTables`);
+    * :meth:`spec` is JSON with a ``"type"`` key, and :func:`abstraction_from_spec` rebuilds an
+      abstraction that buckets every hand alike from it and the game (a policy file stores the
+      spec, so a new kind of abstraction adds its ``"type"`` there).
+    """
 
     def __init__(self, game: Game) -> None:
         if game.num_players != 2:
@@ -93,7 +108,8 @@ class CardAbstraction(ABC):
 
     @abstractmethod
     def bucket(self, hole: Sequence[Card], board: Sequence[Card], round_index: int) -> int:
-        """The bucket of ``hole`` in round ``round_index`` with the board of that round."""
+        """The bucket of ``hole`` in round ``round_index`` (0-based), in ``0 .. num_buckets[round_index] - 1``;
+        ``board`` holds at least the board cards of that round (later cards are ignored)."""
 
     @abstractmethod
     def spec(self) -> dict[str, Any]:
@@ -101,7 +117,8 @@ class CardAbstraction(ABC):
 
     @abstractmethod
     def deal_tables(self, source: EhsTables | None = None) -> DealTables:
-        """The deal tables of the abstract game (hold'em: from sampled EHS ``source``)."""
+        """The deal tables of the abstract game (hold'em: from sampled EHS ``source``; small decks
+        list every board and ignore it)."""
 
 
 class EhsAbstraction(CardAbstraction):
