@@ -28,11 +28,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
+from pokerbot.models.errors import ModelDataError
+from pokerbot.models.round_trees import learn_from_logs
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.abstract.best_response import exploitability as abstract_exploitability
 from pokerbot.strategies.abstract.game import AbstractGame
-from pokerbot.strategies.abstract.opponent import ModelDataError, learn_from_logs, model_table
+from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
 from pokerbot.strategies.card_abstraction.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
@@ -184,7 +186,7 @@ def train_rnr(
             raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
         started = time.perf_counter()
         lines = (line for path in logs for line in path.read_text(encoding="utf-8").splitlines())
-        model, hands = learn_from_logs(lines, game_def, player, abstraction, cards)
+        model, hands = learn_from_logs(lines, game_def, player, abstraction.bucket, cards)
         from pokerbot.strategies.abstract.betting import build_betting_tree
 
         tree = build_betting_tree(game_def, abstraction.num_buckets)
