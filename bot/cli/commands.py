@@ -86,6 +86,11 @@ COMMANDS: dict[str, CommandEntry] = {
     "log": CommandEntry(
         "pokerbot.bot.cli.log", "log_app", "Check and convert hand histories (ACPC logs, PHH, PokerStars)."
     ),
+    "slumbot": CommandEntry(
+        "pokerbot.bot.cli.slumbot",
+        "slumbot_app",
+        "Play Slumbot's HTTP API (slumbot.com), serve the same API with our strategies, or check the two agree.",
+    ),
     "game": CommandEntry("pokerbot.bot.cli.game", "game_app", "Inspect ACPC game definitions."),
     "rl": CommandEntry("pokerbot.bot.cli.rl", "rl_app", "Reinforcement learning on the engine: NFSP self-play."),
     "experiment": CommandEntry(
