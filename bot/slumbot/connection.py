@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -155,7 +156,10 @@ class SlumbotConnection:
         delay = self.backoff
         name = path.rsplit("/", 1)[-1]
         for attempt in range(self.retries + 1):
-            result = self._once(self.address.prefix + path, body)
+            try:
+                result = self._once(self.address.prefix + path, body)
+            except RequestRefused as error:
+                raise RequestRefused(f"{name}: {error}", error.status) from None
             if not isinstance(result, _Failure):
                 return result
             if result.sent and not retry_sent:
@@ -178,6 +182,8 @@ class SlumbotConnection:
         try:
             try:
                 connection.connect()
+                # the headers and the body are two writes: without this, the body waits for an ACK
+                connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             except (OSError, http.client.HTTPException) as error:
                 return _Failure(f"cannot connect to {address.display}: {_reason(error)}", sent=False)
             try:

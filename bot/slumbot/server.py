@@ -244,6 +244,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: SlumbotHTTPServer
     protocol_version = "HTTP/1.1"
     server_version = "pokerbot-slumbot-api"
+    disable_nagle_algorithm = True  # the headers and the body go out at once, not 40 ms apart
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         self._answer("POST")
