@@ -85,6 +85,14 @@ BAD_INPUTS: list[tuple[str, str]] = [
     ("web --port 70000", "got 70000 (pokerbot web --port)"),
     ("web --port abc", "'abc' is not a whole number (pokerbot web --port)"),
     ("web --port 0 --out /proc/none", "cannot create the folder /proc/none"),
+    # pokerbot slumbot check --hands 50 --strategy random --opponent always-call (and slumbot play)
+    ("slumbot play --hands 10 --url tcp://slumbot.com:80", "the scheme must be slumbot+https or slumbot+http"),
+    (
+        "slumbot play --hands 10 --user me --password-file missing.txt",
+        "cannot read the password file missing.txt: No such file or directory (pokerbot slumbot play --password-file)",
+    ),
+    ("slumbot play --hands 0", "the match needs at least 1 hand, got 0 (pokerbot slumbot play --hands)"),
+    ("slumbot check --hands 50 --strategy randum", "unknown strategy 'randum'"),
     # pokerbot log check match-output/match.log; log convert ...; log aivat ...; log audit ...
     ("log check no-such.log", "cannot read no-such.log: No such file or directory (pokerbot log check LOGFILE)"),
     (f"log check {LOG} --game nosuch", "(pokerbot log check --game)"),
