@@ -1,6 +1,6 @@
 """Play a strategy against Slumbot's API for N hands, into an ACPC log that is the match's state.
 
-:func:`play_slumbot_match` deals hand after hand through a
+:class:`SlumbotMatch` deals hand after hand through a
 :class:`~pokerbot.bot.slumbot.connection.SlumbotConnection`, follows each with
 :class:`~pokerbot.protocol.slumbot.ClientHand` (every answer checked against the rules), asks
 the strategy for each decision (it sees the :class:`~pokerbot.protocol.wire.MatchState` an ACPC
@@ -10,10 +10,12 @@ The log (:class:`SlumbotLog`) is an ACPC match log: a ``# name/game/hands/seed``
 ``# slumbot {...}`` line naming the player and its strategy, one ``STATE`` line per finished
 hand (the server's bot named ``slumbot``, every card: the server shows its bot's cards at the
 end of every hand), and the ``SCORE`` line once N hands are in. Beside it,
-``NAME.api.jsonl`` keeps each logged hand's figures from the server (``winnings``,
-``baseline_winnings``, the session's counts). A hand is written only when it is finished, and
-flushed at once. The same command run again continues the log up to N hands: the strategy is
-seeded as before and observes the logged hands again, in order, so that it knows what it knew.
+the log's name with the suffix ``.api.jsonl`` keeps each logged hand's figures from the server
+(``winnings``, ``baseline_winnings``, the session's counts; never the token). A hand is written
+only when it is finished, and flushed at once. The same command run again continues the log up
+to N hands: the strategy observes the logged hands again, in order, so that it knows what it
+knew, and its randomness is seeded from the log's seed and the hand it resumes at
+(:meth:`SlumbotLog.strategy_seed`).
 
 A hand in progress when the match stopped is not in the log and is not resumed: the server
 keeps it under a token the client no longer uses (or has lost it), and the next ``new_hand``
