@@ -124,6 +124,11 @@ def play_command(
 
     game = load_game(GAME)
     strategy_name = strategy or default_strategy(game)
+    registry = default_registry()
+    try:
+        registry.check(strategy_name, game)
+    except UnknownStrategyError as error:
+        raise fail(str(error), "--strategy") from None
     player = _player_name(name, strategy_name)
     try:
         prepare_output(log_path)
@@ -138,8 +143,8 @@ def play_command(
         raise fail(f"cannot write {log_path}: {error.strerror or error}", "--log") from None
     try:
         try:
-            bot = default_registry().create(strategy_name, game, log.strategy_seed())
-        except UnknownStrategyError as error:
+            bot = registry.create(strategy_name, game, log.strategy_seed())
+        except UnknownStrategyError as error:  # a file the strategy reads, found wrong only now
             raise fail(str(error), "--strategy") from None
         bot.prepare()
         replay_logged_hands(bot, log)
@@ -269,7 +274,7 @@ def check_command(
     registry = default_registry()
     for option, value in (("--strategy", strategy), ("--opponent", opponent)):
         try:
-            registry.create(value, game, 0)
+            registry.check(value, game)
         except UnknownStrategyError as error:
             raise fail(str(error), option) from None
     player = _player_name(None, strategy)
