@@ -28,6 +28,8 @@ from pokerbot.protocol.matchlog import check_log
 from pokerbot.protocol.slumbot import SLUMBOT_GAME
 from pokerbot.strategies.base import StrategyRegistry
 
+CHECK_TIMEOUT_SECONDS = 3600.0
+"""How long the check's client waits for the local server's answer (a loaded machine is slow)."""
 API_LOG = "api.log"
 DEALER_LOG = "dealer.log"
 
@@ -81,12 +83,14 @@ def compare_with_dealer(
     api = SlumbotAPI(game, lambda bot_seed: registry.create(opponent, game, bot_seed), seed=seed, on_event=notify)
     client = registry.create(strategy, game, strategy_seed(seed, player))
     client.prepare()
+    registry.create(opponent, game, 0).prepare()  # the server's bot then starts without loading or compiling
     server = SlumbotHTTPServer(api.handle)
     server.start()
     log = SlumbotLog(api_path, game, player, strategy, hands)
     try:
         log.open(seed)
-        connection = SlumbotConnection(server.url, retries=0)
+        # no fault is expected here, and a hand abandoned for a slow answer would shift the deals
+        connection = SlumbotConnection(server.url, timeout=CHECK_TIMEOUT_SECONDS, retries=0)
         result = SlumbotMatch(game, client, connection, log, notify=notify).run()
     finally:
         log.close()
