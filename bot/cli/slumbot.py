@@ -114,6 +114,9 @@ def play_command(
     for option, value in (("--time-per-action", time_per_action), ("--timeout", timeout)):
         if not value > 0:
             raise fail(f"{option} must be positive, got {value:g}", option)
+    for option, value in (("--backoff", backoff), ("--pause", pause)):
+        if not value >= 0:
+            raise fail(f"{option} must not be negative, got {value:g}", option)
     if seed is not None and not 0 <= seed < 2**32:
         raise fail(f"the seed is a number in 0..2**32-1, got {seed}", "--seed")
     password = _password(password_file, user)
