@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.analysis.ranking import CardGame
 from pokerbot.protocol.analysis.showdown import (
@@ -57,20 +58,17 @@ from pokerbot.protocol.analysis.showdown import (
     rank_holdings_into,
     rank_runout_into,
     runouts,
+    unused_cards,
 )
 from pokerbot.protocol.analysis.splitmix import next_below
-from pokerbot.protocol.cards import CARD_STRINGS, NUM_CARDS, Card
+from pokerbot.protocol.cards import NUM_CARDS, Card
 
 
 # ------------------------------------------------------------------ against a random hand
 @compiled
 def _vs_random_kernel(known: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    used = np.zeros(NUM_CARDS, dtype=np.bool_)
-    for c in known:
-        used[c] = True
-    remaining = np.array([c for c in range(NUM_CARDS) if not used[c]], dtype=np.int64)
     missing = BOARD_CARDS - known.shape[0]
-    deals = runouts(remaining, missing)
+    deals = runouts(unused_cards(known), missing)
     count = holdings.shape[0]
     wins = np.zeros(count)
     ties = np.zeros(count)
@@ -166,12 +164,7 @@ def sampled_preflop_equity(first: int, second: int, samples: int, state: np.ndar
     ``samples`` deals of a five-card board and the opponent's two cards from the 50 cards
     left (a partial Fisher-Yates shuffle), drawn from the SplitMix64 ``state``
     (:mod:`~pokerbot.protocol.analysis.splitmix`, advanced in place)."""
-    deck = np.empty(50, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if card != first and card != second:
-            deck[n] = card
-            n += 1
+    deck = unused_cards(np.array([first, second], dtype=np.int64))
     mine = np.empty(7, dtype=np.int64)
     theirs = np.empty(7, dtype=np.int64)
     mine[0], mine[1] = first, second
@@ -366,26 +359,13 @@ def equity_all_vs_range(
     return _all_vs_range_kernel(np.array(board, dtype=np.int64), np.ascontiguousarray(vector), HOLDINGS, boards)
 
 
-_EVAL7: tuple[Any, ...] | None = None
-
-
-def _eval7_cards() -> tuple[Any, ...]:
-    """eval7's card objects by our card index (eval7 is imported at the first use)."""
-    global _EVAL7
-    if _EVAL7 is None:
-        import eval7
-
-        _EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
-    return _EVAL7
-
-
 class Eval7Range:
     """A range (holdings with weights) in eval7's form, converted once for many
     :func:`sampled_equity_vs_range` questions. It holds eval7 objects, which cannot be
     copied: a copy of its owner should share it."""
 
     def __init__(self, holdings: Iterable[tuple[Card, Card]], weights: Iterable[float] | None = None) -> None:
-        table = _eval7_cards()
+        table = eval7_cards()
         pairs = [(table[a], table[b]) for a, b in holdings]
         chosen = [1.0] * len(pairs) if weights is None else [float(w) for w in weights]
         if len(chosen) != len(pairs):
@@ -402,7 +382,7 @@ def sampled_equity_vs_range(
     is seeded with ``seed`` first (0 counts as 1); with None it goes on from where it was."""
     import eval7.xorshift_rand
 
-    table = _eval7_cards()
+    table = eval7_cards()
     if seed is not None:
         eval7.xorshift_rand.seed(seed or 1)
     hero = [table[card] for card in hole]
@@ -419,7 +399,7 @@ def multiway_share(
     most ``0.5 / sqrt(iterations)``)."""
     import eval7
 
-    table = _eval7_cards()
+    table = eval7_cards()
     used = set(hole) | set(board)
     rest = [table[card] for card in game.deck if card not in used]
     hero = [table[card] for card in hole]
