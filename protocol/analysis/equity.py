@@ -158,19 +158,25 @@ def equity_vs_random(hole: Sequence[Card], board: Sequence[Card], *, samples: in
     return float(equity_vs_ranges(hole, board, _UNIFORM, samples=samples, seed=seed)[0])
 
 
+PREFLOP_DRAWS_PER_DEAL = 7
+"""Random numbers :func:`sampled_preflop_equity` draws for one deal (five board cards, two
+opponent cards)."""
+
+
 @compiled
 def sampled_preflop_equity(first: int, second: int, samples: int, state: np.ndarray) -> float:
     """Sampled pre-flop equity of the holding ``first, second`` against one random holding:
     ``samples`` deals of a five-card board and the opponent's two cards from the 50 cards
     left (a partial Fisher-Yates shuffle), drawn from the SplitMix64 ``state``
-    (:mod:`~pokerbot.protocol.analysis.splitmix`, advanced in place)."""
+    (:mod:`~pokerbot.protocol.analysis.splitmix`, advanced in place by
+    :data:`PREFLOP_DRAWS_PER_DEAL` draws a deal)."""
     deck = unused_cards(np.array([first, second], dtype=np.int64))
     mine = np.empty(7, dtype=np.int64)
     theirs = np.empty(7, dtype=np.int64)
     mine[0], mine[1] = first, second
     score = 0.0
     for _ in range(samples):
-        for i in range(7):  # partial Fisher-Yates: 5 board cards, then 2 opponent cards
+        for i in range(PREFLOP_DRAWS_PER_DEAL):  # partial Fisher-Yates: 5 board cards, then 2 opponent cards
             j = i + next_below(state, 50 - i)
             deck[i], deck[j] = deck[j], deck[i]
         for i in range(5):
@@ -427,6 +433,7 @@ def multiway_share(
 
 
 __all__ = [
+    "PREFLOP_DRAWS_PER_DEAL",
     "Eval7Range",
     "equity_all_vs_range",
     "equity_vs_random",
