@@ -457,7 +457,7 @@ async def play_match(
     ends up in :attr:`ClientResult.error`.
     """
     strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
-    preload_ranker(game.ranker)  # eval7, for the hands' values at showdowns
+    preload_ranker(game.ranker)  # the compiled ranker, for the hands' values at showdowns
     runner = make_runner(strategy, game, isolation, ordered=ordered)  # forked before any connection or thread exists
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)
