@@ -12,28 +12,22 @@ Both work for every deck (Kuhn, Leduc, hold'em); the 52-card deck with 5 to 7 ca
 is ranked by eval7 (the fastest evaluator called from Python, one hand at a time; it orders
 hands as :func:`~pokerbot.protocol.analysis.ranking.rank_standard` does), other decks by
 :func:`~pokerbot.protocol.analysis.ranking.rank_generic`. Cards are
-:mod:`pokerbot.protocol.cards` integers. Nothing here imports numpy, nor eval7 before the
-first 52-card hand: rule-based players that use it stay light to load. The compiled,
-all-holdings equities of hold'em are :mod:`pokerbot.protocol.analysis.equity`'s.
+:mod:`pokerbot.protocol.cards` integers. Nothing here imports numpy: rule-based players
+that use it stay light to load. The compiled, all-holdings equities of hold'em are
+:mod:`pokerbot.protocol.analysis.equity`'s.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+import eval7
 
 from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.ranking import CardGame, HandRanker, hand_ranker
 from pokerbot.protocol.cards import Card
-
-
-def _eval7() -> tuple[tuple[Any, ...], Callable[[list[Any]], int]]:
-    """eval7's cards and evaluator (eval7 is imported at the first use)."""
-    import eval7
-
-    return eval7_cards(), eval7.evaluate
 
 
 def _ranker(game: CardGame, cards_per_hand: int) -> HandRanker | None:
@@ -54,7 +48,7 @@ def hand_strength(game: CardGame, hole: Sequence[Card], board: Sequence[Card]) -
     ranker = _ranker(game, len(hole) + len(board))
     wins = ties = total = 0
     if ranker is None:
-        table, evaluate = _eval7()
+        table, evaluate = eval7_cards(), eval7.evaluate
         board_cards = [table[card] for card in board]
         mine = evaluate([table[card] for card in hole] + board_cards)
         for other in itertools.combinations(rest, len(hole)):
@@ -87,7 +81,7 @@ def sampled_equity_vs_random(
     need = game.num_hole_cards + missing
     ranker = _ranker(game, len(hole) + game.total_board_cards)
     if ranker is None:
-        table, evaluate = _eval7()
+        table, evaluate = eval7_cards(), eval7.evaluate
         mine_cards = [table[card] for card in hole]
         board_cards = [table[card] for card in board]
     score = 0.0
