@@ -3,7 +3,7 @@ the pre-flop equities against a random hand once each."""
 
 import ast
 import json
-from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,10 +16,14 @@ LAYERS = ("protocol", "models", "strategies", "bot")
 DECK_SIZES = {"52", "NUM_CARDS"}
 
 
-def package_trees() -> Iterator[tuple[str, ast.AST]]:
-    for layer in LAYERS:
-        for path in sorted((ROOT / layer).rglob("*.py")):
-            yield str(path.relative_to(ROOT)), ast.parse(path.read_text(encoding="utf-8"))
+@cache
+def package_sources() -> tuple[tuple[str, str], ...]:
+    """Every module of the package: its path and its text."""
+    return tuple(
+        (str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+        for layer in LAYERS
+        for path in sorted((ROOT / layer).rglob("*.py"))
+    )
 
 
 def functions_with(tree: ast.AST, found) -> set[str]:
@@ -80,9 +84,16 @@ def unused_deck_loop(node: ast.AST) -> bool:
     return False
 
 
-def homes(scan) -> list[tuple[str, str]]:
-    """Where in the package ``scan(tree)`` finds something: (file, function) pairs."""
-    return [(path, name) for path, tree in package_trees() for name in sorted(functions_with(tree, scan(tree)))]
+def homes(scan, needles: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Where in the package ``scan(tree)`` finds something: (file, function) pairs. Only the
+    modules whose text holds one of ``needles`` (which what is looked for cannot lack) are
+    parsed."""
+    places = []
+    for path, text in package_sources():
+        if any(needle in text for needle in needles):
+            tree = ast.parse(text)
+            places += [(path, name) for name in sorted(functions_with(tree, scan(tree)))]
+    return places
 
 
 def test_the_scans_find_what_they_look_for():
@@ -101,11 +112,13 @@ def test_the_scans_find_what_they_look_for():
 
 
 def test_eval7_cards_are_built_in_one_place():
-    assert homes(eval7_card_calls) == [("protocol/analysis/eval7_cards.py", "eval7_cards")]
+    assert homes(eval7_card_calls, ("eval7",)) == [("protocol/analysis/eval7_cards.py", "eval7_cards")]
 
 
 def test_the_unused_deck_is_computed_in_one_place():
-    assert homes(lambda tree: unused_deck_loop) == [("protocol/analysis/showdown.py", "unused_cards")]
+    assert homes(lambda tree: unused_deck_loop, tuple(f"range({size})" for size in DECK_SIZES)) == [
+        ("protocol/analysis/showdown.py", "unused_cards")
+    ]
 
 
 @pytest.mark.parametrize("folder", ["strategies/data", "models", "bot"])

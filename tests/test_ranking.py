@@ -70,7 +70,7 @@ def test_the_compiled_ranker_orders_hands_exactly_as_eval7_in_every_category_wit
     """Sorted by eval7's value, consecutive hands compare the same way under rank_standard
     (equal where eval7's are equal, larger where larger): the two orders are one order."""
     rng = random.Random(11)
-    hands = small_deck_hands(rng, 60_000) + [rng.sample(range(52), rng.randint(5, 7)) for _ in range(40_000)]
+    hands = small_deck_hands(rng, 30_000) + [rng.sample(range(52), rng.randint(5, 7)) for _ in range(10_000)]
     reference = [eval7_value(hand) for hand in hands]
     ours = [rank_standard(hand) for hand in hands]
     order = sorted(range(len(hands)), key=reference.__getitem__)
@@ -84,7 +84,7 @@ def test_the_compiled_ranker_orders_hands_exactly_as_eval7_in_every_category_wit
     for hand, value, theirs in zip(hands[:5000], ours, reference):
         assert category_of(value) == EVAL7_CATEGORIES[eval7.handtype(theirs)], hand
     ties = sum(reference[a] == reference[b] for a, b in zip(order, order[1:]))
-    assert ties > 50_000  # most hands share their value with another
+    assert ties > 20_000  # most hands share their value with another
 
 
 def test_the_compiled_ranker_gives_the_generic_rankers_integers():
@@ -93,8 +93,7 @@ def test_the_compiled_ranker_gives_the_generic_rankers_integers():
         assert rank_standard(hand) == rank_generic(hand)
 
 
-@pytest.mark.slow
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(
     st.integers(min_value=5, max_value=7).flatmap(
         lambda n: st.tuples(
