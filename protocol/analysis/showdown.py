@@ -1,9 +1,10 @@
 """Showdown values in numba: the value of a hand, and of every holding on a board.
 
-:func:`rank_hand` gives 5 to 7 cards of the 52-card deck exactly the value that
-:func:`pokerbot.protocol.analysis.ranking.rank_generic` gives them (the category in the bits
-from 20 up, then up to five tie-break ranks, four bits each), so it orders hands as the
-dealer does. :func:`rank_holdings` values every one of the 1,326 holdings
+:func:`rank_hand` is the package's evaluator of 5 to 7 cards of the 52-card deck (the
+dealer's, through :func:`pokerbot.protocol.analysis.ranking.rank_standard`): it gives them
+exactly the value that :func:`pokerbot.protocol.analysis.ranking.rank_generic` gives them
+(the category in the bits from 20 up, then up to five tie-break ranks, four bits each), and
+orders them as eval7 does. :func:`rank_holdings` values every one of the 1,326 holdings
 (:data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`) on one five-card board at once.
 Both are numba-compiled and may be called from compiled code (cards are
 :mod:`pokerbot.protocol.cards` integers, ``rank * 4 + suit``, in int64 arrays).
