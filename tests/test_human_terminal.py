@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -221,3 +222,40 @@ def test_the_docs_show_the_terminal_as_it_prints() -> None:
     over = parse_match_state("MATCHSTATE:0:0:cr300c/r500c/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc", game)
     table = describe(over.state, over.hand_number, over.position, ["me", "bot"])
     assert result.splitlines() == render_result(table, game, -500.0, 1)
+
+
+def test_ctrl_c_at_the_human_seat_says_the_tally_so_far(tmp_path: Path) -> None:
+    dealer = subprocess.Popen(
+        [*CLI, "dealer", "stopped", "kuhn", "100", "3", "person", "bot", "-p", "0,0", "-q", "--out", str(tmp_path)]
+        + ["--t_per_hand", "600000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert dealer.stdout is not None
+    ports = dealer.stdout.readline().split()
+    bot = subprocess.Popen(
+        [*CLI, "play", "-p", ports[1], "-g", "kuhn", "--strategy", "always-call"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    person = Terminal([*CLI, "play", "-p", ports[0], "-g", "kuhn", "--human", "--names", "person,bot"], tmp_path)
+    try:
+        totals = []
+        while len(totals) < 2:
+            text = person.read_until(r"your action> ")
+            totals += re.findall(r"running total: (-?[\d.]+) chips \([-+]\d+ antes?\) after \d hands?", text)
+            person.type("c")
+        person.read_until(r"running total: .* after 3 hands")
+        person.read_until(r"your action> ")
+        person.process.send_signal(signal.SIGINT)
+        stopped = person.read_until(
+            r"stopped by Ctrl-C: running total: -?[\d.]+ chips \([-+]\d+ antes?\) after 3 hands"
+        )
+        assert person.process.wait(timeout=TIMEOUT) == 130
+    finally:
+        person.close()
+        bot.kill()
+        dealer.kill()
+    last = re.findall(r"running total: (-?[\d.]+) chips", person.screen)
+    assert stopped.endswith(" after 3 hands") and f"stopped by Ctrl-C: running total: {last[-1]} chips" in stopped

@@ -80,7 +80,7 @@ def lbr_report(
         typer.echo(f"game: {game} ({describe_game(game_def)})")
         typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
         typer.echo(
-            f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
+            f"LBR wins {result.mbb_per_hand:+,.0f} ± {result.mbb_per_hand_ci95:,.0f} mbb/hand "
             f"(95% interval): a lower bound on the exploitability of {strategy}"
         )
         resumed = f" (and {result.resumed_hands} hands resumed from {folder})" if result.resumed_hands else ""
@@ -111,10 +111,10 @@ def lbr_report(
     for name, result in results.items():
         betting = result.settings.get("betting") or ""
         typer.echo(
-            f"  {name:<12} {betting:<16} {result.mbb_per_hand:+10,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand"
+            f"  {name:<12} {betting:<16} {result.mbb_per_hand:+10,.0f} ± {result.mbb_per_hand_ci95:,.0f} mbb/hand"
         )
     typer.echo(
-        f"LBR wins at most {results[best].mbb_per_hand:+,.0f} +- {results[best].mbb_per_hand_ci95:,.0f} mbb/hand "
+        f"LBR wins at most {results[best].mbb_per_hand:+,.0f} ± {results[best].mbb_per_hand_ci95:,.0f} mbb/hand "
         f"({best}): the highest variant, a lower bound on the exploitability of {strategy}"
     )
 

@@ -27,9 +27,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_report, aivat_table
-from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.errors import FAILED, INTERRUPTED, fail
 from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table, remove_empty
-from pokerbot.bot.cli.progress import LoggedProgress
+from pokerbot.bot.cli.progress import LoggedProgress, compile_notice
 from pokerbot.bot.matches.base import MatchConfigError, MatchError, MatchOutcome
 from pokerbot.bot.matches.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
@@ -37,21 +37,26 @@ from pokerbot.bot.matches.plan import MatchPlan, make_plan, play_plan
 from pokerbot.bot.matches.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.strategies.base import StrategyRegistry, UnknownStrategyError
+from pokerbot.strategies.base import Strategy, StrategyRegistry, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
 DEFAULT_GAME = "holdem-nolimit-2p"
+DEFAULT_HANDS = 100
+"""Hands of a match by default: the quick start's heads-up no-limit match of the default agent,
+its solver compiled on the first run, takes under two minutes on two cores (README)."""
 DEFAULT_OPPONENT = "random"
 MATCH_CONTEXT_SETTINGS: dict[str, Any] = {"allow_extra_args": True}
 """Lets ``--players A B C`` take several values (the extra arguments after the first)."""
 BANKROLL_PLOT = "bankroll.png"
+COMPILING = "compiling the solver (first run only; later runs load it in seconds)"
+"""Said when a strategy's code is first compiled (before the first hand)."""
 LOOPBACK_MODULES = ("pokerbot.bot.dealer.server", "pokerbot.bot.client.play")
 
 
 def match_command(
     ctx: typer.Context,
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="A built-in game name or a game definition file."),
-    hands: int = typer.Option(1000, "--hands", "-n", help="Hands to play (deals, in duplicate mode)."),
+    hands: int = typer.Option(DEFAULT_HANDS, "--hands", "-n", help="Hands to play (deals, in duplicate mode)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Dealing seed (0..2**32-1); strategies' seeds derive from it."),
     players: list[str] | None = typer.Option(
         None,
@@ -124,6 +129,8 @@ def match_command(
             outcomes = _play(plan, registry, quiet)
     except BaseException as error:
         remove_empty(created)  # no folder left behind with nothing in it
+        if isinstance(error, KeyboardInterrupt):
+            raise fail("stopped by Ctrl-C before a hand was finished", status=INTERRUPTED) from None
         if isinstance(error, ExecutorError | UnknownStrategyError):  # a strategy found bad when it is built
             raise fail(str(error)) from None
         if isinstance(error, ModuleNotFoundError) and error.name in LOOPBACK_MODULES:
@@ -134,9 +141,6 @@ def match_command(
     elapsed = time.perf_counter() - started
     stats = match_stats([o.per_hand_values for o in outcomes], plan.names, game_definition.big_blind)
     print_table(_table(plan, stats, elapsed))
-    renamed = [f"{typed} is {name}" for typed, name in zip(shown_names(plan.strategies), plan.names) if typed != name]
-    if renamed:
-        typer.echo(f"in the log: {', '.join(renamed)} (a log's names hold no ':', '|' or spaces)")
     figures = None
     if aivat:
         figures = aivat_figures(merged, plan.names, game_definition.big_blind)
@@ -155,6 +159,10 @@ def match_command(
     failed = [o.error for o in outcomes if o.error is not None]
     if failed:
         raise fail(f"the match stopped early: {failed[0]}", status=FAILED)
+    stopped = [o.stopped for o in outcomes if o.stopped is not None]
+    if stopped:
+        typer.echo(f"{stopped[0]}: the table and the log (marked truncated) hold the hands finished", err=True)
+        raise typer.Exit(INTERRUPTED)
 
 
 def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) -> list[str]:
@@ -168,14 +176,26 @@ def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) ->
 
 
 def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[MatchOutcome]:
-    """Play ``plan`` under a progress bar (none when ``quiet``)."""
+    """Play ``plan`` under a progress bar (none when ``quiet``); Ctrl-C ends it after the
+    hands finished (:func:`~pokerbot.bot.matches.plan.play_plan`'s ``interruptible``)."""
+    console = Console(stderr=True)
+
+    def prepare(strategies: Sequence[Strategy]) -> None:
+        """Each strategy's data loaded and code compiled, before the first hand; a first
+        compile says so (it takes about a minute for a hold'em agent)."""
+        for strategy, shown in zip(strategies, shown_names(plan.strategies), strict=True):
+            with compile_notice(lambda shown=shown: console.print(f"{shown}: {COMPILING}", highlight=False)):
+                strategy.prepare()
+
     if quiet:
-        return play_plan(plan, registry)
+        return play_plan(plan, registry, prepare=prepare, interruptible=True)
     total = plan.hands * (2 if plan.duplicate else 1)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with LoggedProgress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(" vs ".join(plan.names), total=total)
-        return play_plan(plan, registry, on_hand=lambda _hand: progress.advance(task))
+    with LoggedProgress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(" vs ".join(shown_names(plan.strategies)), total=total)
+        return play_plan(
+            plan, registry, on_hand=lambda _hand: progress.advance(task), prepare=prepare, interruptible=True
+        )
 
 
 def _play_chunked(
@@ -190,7 +210,7 @@ def _play_chunked(
         make_executor(jobs or 1, address) as executor,
         LoggedProgress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress,
     ):
-        task = progress.add_task(" vs ".join(plan.names), total=total)
+        task = progress.add_task(" vs ".join(shown_names(plan.strategies)), total=total)
         return play_plan_chunked(
             plan, executor, chunk_hands=chunk_hands, aivat=aivat, on_hand=lambda count: progress.advance(task, count)
         )

@@ -107,6 +107,8 @@ class _Match:
         """The task handling :attr:`queue`, while it has inputs."""
         self.signal: int | None = None
         """The signal that stopped the dealer, if one did."""
+        self.stopped: str | None = None
+        """Why a signal ended the match as a shorter one (:attr:`DealerConfig.stop_keeps_score`)."""
 
     @property
     def error(self) -> str | None:
@@ -382,6 +384,11 @@ class _Match:
             session = self.session
             if session.finished:
                 return
+            if self.config.stop_keeps_score:
+                await self.output.carry_out(session.stop("Ctrl-C" if name == "SIGINT" else name))
+                self.stopped = session.stopped
+                self.done.set()
+                return
             kept = "; resume it with -T -a" if self.config.transactions else ""
             reason = (
                 f"stopped by {name} in hand {session.hand_number}: the log keeps the "
@@ -457,6 +464,7 @@ async def serve_match(
         error=match.error,
         per_hand_values=list(session.per_hand_values),
         signal=match.signal,
+        stopped=match.stopped,
     )
 
 

@@ -134,9 +134,14 @@ def render_result(view: TableView, game: Game, total: float, hands: int) -> list
             lines.append(f"    you lost {format_value(-mine)} chips ({stake(mine, game, signed=False)})")
         else:
             lines.append("    you neither won nor lost chips")
-    played = f"{hands} hand" + ("" if hands == 1 else "s")
-    lines.append(f"    running total: {format_value(total)} chips ({stake(total, game)}) after {played}")
+    lines.append(f"    {running_total(total, hands, game)}")
     return lines
+
+
+def running_total(total: float, hands: int, game: Game) -> str:
+    """``running total: X chips (Y bb) after N hands``: what the person has won so far."""
+    played = f"{hands} hand" + ("" if hands == 1 else "s")
+    return f"running total: {format_value(total)} chips ({stake(total, game)}) after {played}"
 
 
 class TerminalHuman(Strategy):
@@ -182,6 +187,10 @@ class TerminalHuman(Strategy):
             except TypedActionError as error:
                 self._print([f"not allowed: {error}"])
 
+    def tally(self) -> str:
+        """The running total of the hands finished so far (said when the person stops)."""
+        return running_total(self.total, self.hands, self.game)
+
     def observe(self, view: MatchState) -> None:
         """Print the hand's result and the running total."""
         table = describe(view.state, view.hand_number, view.position, self.names)
@@ -200,4 +209,4 @@ def _read_stdin(prompt: str) -> str:
     return line
 
 
-__all__ = ["PROMPT", "TerminalHuman", "options_line", "render_result", "render_table", "stake"]
+__all__ = ["PROMPT", "TerminalHuman", "options_line", "render_result", "render_table", "running_total", "stake"]
