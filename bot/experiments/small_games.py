@@ -170,7 +170,8 @@ def _print_kuhn(data: dict[str, Any]) -> None:
                 parts.append(f"adaptive {summary['total']:+.2f} ± {summary['total_se']:.2f}")
             else:
                 parts.append(
-                    f"{learner} {summary['best_total']:+.2f} ± {summary['best_total_se']:.2f} [{summary['best_switch']}]"
+                    f"{learner} {summary['best_total']:+.2f} ± {summary['best_total_se']:.2f} "
+                    f"[{summary['best_switch']}]"
                 )
         typer.echo(
             f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
