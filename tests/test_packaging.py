@@ -85,3 +85,45 @@ def test_the_wheel_has_one_top_level_package(tmp_path):
     assert "pokerbot/protocol/analysis/data/preflop_equity.json" in names
     assert any(name.startswith("pokerbot/models/data/") and name.endswith(".prior") for name in names)
     assert {"pokerbot/bot/human/webui/index.html", "pokerbot/bot/human/webui/app.js"} <= set(names)
+
+
+WITHOUT_RAY = (
+    "import sys; sys.modules['ray'] = None; sys.argv[0] = 'pokerbot'; from pokerbot.bot.cli import main; main()"
+)
+"""``pokerbot`` as installed without the cluster extra: ``import ray`` fails."""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--game", "kuhn", "--players", "random", "always-call", "--hands", "10"],
+        ["match", "--game", "kuhn", "--hands", "10", "--jobs", "2"],
+        ["exploitability", "holdem-nolimit-2p", "always-fold", "--hands", "20", "--jobs", "2"],
+        ["exploitability", "holdem-nolimit-2p", "always-fold", "--hands", "20", "--address", "auto"],
+    ],
+    ids=["tournament", "match-jobs", "lbr-jobs", "lbr-address"],
+)
+def test_without_ray_the_parallel_commands_say_in_one_line_how_to_install_it(argv, tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_RAY, *argv, "--out" if argv[0] != "exploitability" else "--json", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode in (1, 2), run.stderr
+    (line,) = run.stderr.strip().splitlines()
+    assert line.startswith("pokerbot: error: ") and "Ray, which is not installed" in line
+    assert "pip install 'pokerbot-acpc[cluster]'" in line
+
+
+def test_without_ray_a_match_plays(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_RAY, "match", "--game", "kuhn", "--hands", "20", "-q", "--jobs", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "20 hands" in run.stdout

@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -39,6 +39,9 @@ from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.base import Strategy, StrategyRegistry, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DEFAULT_GAME = "holdem-nolimit-2p"
 DEFAULT_HANDS = 100
@@ -72,7 +75,9 @@ def match_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     fixed_seats: bool = typer.Option(False, "--fixed-seats", help="Seats do not rotate between hands."),
     name: str = typer.Option("match", "--name", help="Match name: the log is <out>/<name>.log."),
-    jobs: int | None = typer.Option(None, "--jobs", help=f"{JOBS_HELP} Implies --in-process (default 1)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", help=f"{JOBS_HELP} Plays chunks of hands in process (without it: one match, no chunks)."
+    ),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     chunk_hands: int | None = typer.Option(
         None,
@@ -85,6 +90,8 @@ def match_command(
     registry = default_registry()
     chunked = jobs is not None or address is not None or chunk_hands is not None or aivat
     try:
+        if jobs is not None and jobs < 1:
+            raise MatchConfigError(f"--jobs must be at least 1, got {jobs}")
         if chunked and chunk_hands is None and (jobs not in (None, 1) or address is not None):
             chunk_hands = DEFAULT_CHUNK_HANDS
         if chunk_hands is not None and chunk_hands < 1:
@@ -310,8 +317,15 @@ def _report(
 
 
 def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
-    """Write ``bankroll.png`` in the output folder: cumulative chips per player by hand
-    (by deal, summing both seatings, in duplicate mode). Matplotlib's Agg canvas, no pyplot."""
+    """Write ``bankroll.png`` (:func:`bankroll_figure`) in the output folder."""
+    path = plan.output_dir / BANKROLL_PLOT
+    bankroll_figure(plan, outcomes).savefig(path)
+    return path
+
+
+def bankroll_figure(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Figure:
+    """Cumulative winnings per player by hand (by deal, summing both seatings, in duplicate
+    mode), the players named as typed. Matplotlib's Agg canvas, no pyplot."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -319,19 +333,17 @@ def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     deals = min(len(o.per_hand_values) for o in outcomes)
-    for player in plan.names:
+    for player, shown in zip(plan.names, shown_names(plan.strategies), strict=True):
         running, series = 0.0, [0.0]
         big_blind = plan.game.big_blind
         for hand in range(deals):
             running += sum(o.per_hand_values[hand].get(player, 0.0) for o in outcomes) / big_blind
             series.append(running)
-        axes.plot(range(deals + 1), series, label=player, linewidth=1.2)
+        axes.plot(range(deals + 1), series, label=shown, linewidth=1.2)
     axes.axhline(0.0, color="grey", linewidth=0.6)
     axes.set_xlabel("deal" if plan.duplicate else "hand")
     axes.set_ylabel(f"cumulative winnings ({'antes' if plan.game.has_antes else 'big blinds'})")
     axes.set_title(f"{plan.game_name}, seed {plan.seed}" + (" (duplicate)" if plan.duplicate else ""))
     axes.legend(loc="best")
     figure.tight_layout()
-    path = plan.output_dir / BANKROLL_PLOT
-    figure.savefig(path)
-    return path
+    return figure

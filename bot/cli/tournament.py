@@ -55,7 +55,7 @@ def tournament_command(
     ),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Every deal twice, seats exchanged."),
     aivat: bool = typer.Option(False, "--aivat", help="Also AIVAT's variance-reduced cross-table."),
-    jobs: int | None = typer.Option(None, "--jobs", help=JOBS_HELP),
+    jobs: int | None = typer.Option(None, "--jobs", help=f"{JOBS_HELP} Default: every core."),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     chunk_hands: int | None = typer.Option(None, "--chunk-hands", help="Hands per chunk (default: whole matches)."),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),

@@ -1,8 +1,8 @@
 """``pokerbot experiment kuhn`` and ``pokerbot experiment leduc``: the small-game studies.
 
-``experiment kuhn`` reproduces seed 000's explore-then-exploit study in Kuhn poker
+``experiment kuhn`` reproduces Southey, Hoehn and Holte's (2009) explore-then-exploit study in Kuhn poker
 (:mod:`pokerbot.bot.experiments.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
-reproduces seed 002's Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
+reproduces Tansey's (2013) Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
 file of its figures (``--out``) and PNG plots next to it (``--plots``, default the JSON's
 folder), prints a summary and the acceptance checks. Amounts are chips (per hand for rates
 and curves); every figure is an exact expectation unless its name says ``chips``.
@@ -120,7 +120,7 @@ def experiment_kuhn(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
-    """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
+    """Southey, Hoehn and Holte's (2009) Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
     if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands or block < 1 or jobs < 1:
         raise fail(
@@ -283,7 +283,7 @@ def experiment_leduc(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
-    """Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
+    """Tansey's (2013) Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
     config = LeducStudyConfig(
         hands=hands,
         trials=trials,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from pokerbot.bot.extras import DISTRIBUTION
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, format_game, load_game
 from pokerbot.protocol.limits import TimeLimits
 
@@ -73,7 +74,7 @@ class Kit:
 def pokerbot_version() -> str:
     """The installed pokerbot's version ("unknown" when run from a bare source tree)."""
     try:
-        return version("pokerbot")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "unknown"
 
