@@ -191,7 +191,9 @@ def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[Matc
         """Each strategy's data loaded and code compiled, before the first hand; a first
         compile says so (it takes about a minute for a hold'em agent)."""
         for strategy, shown in zip(strategies, shown_names(plan.strategies), strict=True):
-            with compile_notice(lambda shown=shown: console.print(f"{shown}: {COMPILING}", highlight=False)):
+            with compile_notice(
+                lambda shown=shown: console.print(f"{shown}: {COMPILING}", highlight=False, soft_wrap=True)
+            ):
                 strategy.prepare()
 
     if quiet:
