@@ -152,8 +152,9 @@ def match_command(
     if aivat:
         figures = aivat_figures(merged, plan.names, game_definition.big_blind)
         known = {name: s for name, s in zip(plan.names, plan.strategies, strict=True) if name in figures["known"]}
-        title = f"AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
-        print_table(aivat_table(title, figures["players"], known, game_definition.big_blind))
+        shown = dict(zip(plan.names, shown_names(plan.strategies), strict=True))
+        title = f"AIVAT ({'known: ' + ', '.join(shown[name] for name in known) if known else 'no known player'})"
+        print_table(aivat_table(title, figures["players"], known, game_definition.big_blind, shown))
     plot = _plot(plan, outcomes)
     if json_path is not None:
         report = _report(plan, outcomes, stats, elapsed, plot)
