@@ -46,7 +46,7 @@ def _seat_line(view: TableView, position: int, game: Game, width: int) -> str:
     seat = view.seats[position]
     cards = " ".join(seat.cards) if seat.cards else " ".join(["??"] * game.num_hole_cards)
     bet = f"bet {seat.in_round}" if seat.in_round else ""
-    stack = "" if seat.behind is None else f"stack {seat.behind}"
+    stack = "" if seat.behind is None else f"stack {format_value(seat.behind)}"
     labels = [label for label in ("button" if seat.button else None, seat.blind) if label]
     state = "folded" if seat.folded else ("all-in" if seat.all_in else "")
     marker = "->" if view.to_act == position else "  "
@@ -116,6 +116,8 @@ def render_result(view: TableView, game: Game, total: float, hands: int) -> list
     board = f"; board {' '.join(view.board)}" if view.board else ""
     how = "showdown" if view.showdown else "no showdown"
     lines = [f"--- hand {view.hand_number + 1} over ({how}): {'; '.join(shown)}{board}"]
+    if view.returned and view.returned_to is not None:
+        lines.append(f"    uncalled bet of {view.returned} returned to {view.seats[view.returned_to].name}")
     if view.values is not None and len(view.winners) > 1:
         lines.append(f"    {' and '.join(view.seats[p].name for p in view.winners)} split the pot of {view.pot}")
     elif view.values is not None and view.winners:
