@@ -179,6 +179,7 @@ def play(
                 # A person answers at the terminal of this process; a strategy runs where
                 # the client puts it (a process of its own, unless it is cheap).
                 isolation="thread" if human else "auto",
+                say=lambda text: typer.echo(text, err=True),
             )
         )
     except DealerConnectionError as error:

@@ -40,7 +40,7 @@ from pokerbot.protocol.dealer_events import DealerEvent
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import ProtocolError
 from pokerbot.protocol.session import check_version
-from pokerbot.protocol.wire import is_comment
+from pokerbot.protocol.wire import is_comment, seats_comment
 
 _SHUTDOWN_GRACE_SECONDS = 2.0
 
@@ -169,8 +169,21 @@ class _Match:
             self.connections[seat] = None
             return False
         self.ready[seat] = True
+        connected, seats = sum(self.ready), len(self.ready)
+        if not self.config.quiet:
+            name = self.config.names[seat]
+            self.output.stderr(
+                [f"seat {seat + 1} ({name}) connected from {connection.peer}: {connected} of {seats} seats connected"]
+            )
         if all(self.ready):
             self.all_ready.set()
+        else:  # the players already there hear that the match waits for the others
+            said = [seats_comment(connected, seats)]
+            for other, ready in enumerate(self.ready):
+                peer = self.connections[other]
+                if ready and peer is not None:
+                    with contextlib.suppress(ConnectionError, OSError):
+                        await peer.send_lines(said)
         return True
 
     async def _pump(self, seat: int, connection: LineConnection) -> None:
