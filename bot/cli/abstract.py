@@ -159,7 +159,8 @@ def run_solve(
     except OSError as error:
         raise fail(f"cannot write {out}: {error}") from None
     typer.echo(
-        f"{algorithm} on {game_name} ({abstract.tree!r}): {solver.iterations} iterations, "
+        f"{algorithm} on {game_name} (abstract game: {abstract.tree.num_nodes:,} nodes, "
+        f"{abstract.tree.num_infosets:,} information sets): {solver.iterations:,} iterations, "
         f"{solver.seconds:.1f} s solver time, {solver.iterations / max(solver.seconds, 1e-9):,.0f} iterations/s"
     )
     typer.echo(f"policy: {out}")

@@ -72,6 +72,20 @@ def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
     return settings
 
 
+def _print_goals(goals: dict[str, Any]) -> None:
+    """The study's checks, one line each (``holds``: whether it held); nothing when the run
+    was too short for any."""
+    for name, goal in goals.items():
+        held = goal.get("holds")
+        verdict = "" if held is None else ("holds: " if held else "does not hold: ")
+        figures = ", ".join(f"{key} {_figure(value)}" for key, value in goal.items() if key != "holds")
+        typer.echo(f"goal {name.replace('_', ' ')}: {verdict}{figures}")
+
+
+def _figure(value: Any) -> str:
+    return f"{value:+.4f}" if isinstance(value, float) else str(value)
+
+
 def _meta(started: float, config: dict[str, Any]) -> dict[str, Any]:
     return {
         "command": " ".join(["pokerbot", *sys.argv[1:]]) if sys.argv else "pokerbot",
@@ -177,7 +191,7 @@ def _print_kuhn(data: dict[str, Any]) -> None:
             f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
             + "; ".join(parts)
         )
-    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+    _print_goals(data["goals"])
 
 
 def plot_kuhn(data: dict[str, Any], folder: Path) -> list[Path]:
@@ -313,7 +327,7 @@ def experiment_leduc(
                 f"  {opponent:<15} {learner:<10} {summary['per_hand']:+.4f}  {summary['at_500']:+.4f}  "
                 f"(ceiling {summary['best_response_value']:.4f}, equilibrium {summary['equilibrium_value']:+.4f})"
             )
-    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+    _print_goals(data["goals"])
     typer.echo(f"figures: {out}; plots: {', '.join(str(path) for path in written)}")
 
 
