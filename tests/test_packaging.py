@@ -80,6 +80,7 @@ def test_the_distribution_builds_passes_twine_check_and_has_one_top_level_packag
         [sys.executable, "-m", "build", "--outdir", str(dist), str(source)], capture_output=True, text=True
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    assert [line for line in (built.stdout + built.stderr).splitlines() if line.startswith("WARNING")] == []
     (wheel,) = dist.glob("pokerbot_acpc-*.whl")
     (sdist,) = dist.glob("pokerbot_acpc-*.tar.gz")
     checked = subprocess.run(
@@ -157,3 +158,10 @@ def test_the_version_has_its_changelog_section():
         assert first.group(1) == version and re.fullmatch(r"\d{4}-\d{2}-\d{2}", first.group(2)), first.group(0)
     else:
         assert first.group(0) == f"## {base} (in development)"
+
+
+def test_the_docs_index_has_one_line_for_every_page():
+    docs = ROOT / "docs"
+    index = (docs / "README.md").read_text(encoding="utf-8")
+    linked = re.findall(r"^\* \[([\w-]+\.md)\]\(\1\): .+$", index, re.M)
+    assert sorted(linked) == sorted(page.name for page in docs.glob("*.md") if page.name != "README.md")
