@@ -216,9 +216,9 @@ def test_a_showdown_names_the_hands_and_the_winner() -> None:
 
 
 def test_the_docs_show_the_terminal_as_it_prints() -> None:
-    """docs/playing.md's two screens are what the terminal prints for that hand."""
+    """docs/playing.md's screens are what the terminal prints for those hands."""
     docs = Path(__file__).parent.parent / "docs" / "playing.md"
-    turn, result = re.findall(r"```text\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
+    turn, result, returned = re.findall(r"```text\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
     game = load_game("holdem-nolimit-2p")
     flop = parse_match_state("MATCHSTATE:0:0:cr300c/:8s2h|/7hAdTd", game)
     lines = render_table(describe(flop.state, flop.hand_number, flop.position, ["me", "bot"]), game)
@@ -226,6 +226,9 @@ def test_the_docs_show_the_terminal_as_it_prints() -> None:
     over = parse_match_state("MATCHSTATE:0:0:cr300c/r500c/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc", game)
     table = describe(over.state, over.hand_number, over.position, ["me", "bot"])
     assert result.splitlines() == render_result(table, game, -500.0, 1)
+    folded = parse_match_state("MATCHSTATE:0:0:r300r20000f:Ah7d|", game)
+    table = describe(folded.state, folded.hand_number, folded.position, ["me", "bot"])
+    assert returned.splitlines() == render_result(table, game, 300.0, 1)
 
 
 def test_ctrl_c_at_the_human_seat_says_the_tally_so_far(tmp_path: Path) -> None:
