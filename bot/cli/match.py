@@ -28,7 +28,15 @@ from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_report, aivat_table
 from pokerbot.bot.cli.errors import FAILED, INTERRUPTED, fail
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table, remove_empty
+from pokerbot.bot.cli.outputs import (
+    OutputFolderError,
+    announce,
+    plural,
+    prepare_output,
+    print_table,
+    remove_empty,
+    shown_names,
+)
 from pokerbot.bot.cli.progress import LoggedProgress, compile_notice
 from pokerbot.bot.matches.base import MatchConfigError, MatchError, MatchOutcome
 from pokerbot.bot.matches.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
@@ -261,17 +269,6 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
             row.append(f"{_fmt(player.mean, 3)} ± {_fmt(player.ci95, 3)}")
         table.add_row(*row)
     return table
-
-
-def shown_names(strategies: Sequence[str]) -> list[str]:
-    """The players as the user typed them (``adaptive:200nodes``), a repeat numbered
-    (``random``, ``random (2)``): what tables show (the log's names are made safe for it)."""
-    seen: dict[str, int] = {}
-    shown = []
-    for strategy in strategies:
-        seen[strategy] = seen.get(strategy, 0) + 1
-        shown.append(strategy if seen[strategy] == 1 else f"{strategy} ({seen[strategy]})")
-    return shown
 
 
 def _finite(value: float) -> float | None:
