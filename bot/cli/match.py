@@ -14,6 +14,7 @@ Exit status: 0 on success, 1 when the match fails, 2 on bad usage.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -201,7 +202,7 @@ def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[Matc
         compile says so (it takes about a minute for a hold'em agent)."""
         for strategy, shown in zip(strategies, shown_names(plan.strategies), strict=True):
             with compile_notice(
-                lambda shown=shown: console.print(f"{shown}: {COMPILING}", highlight=False, soft_wrap=True)
+                functools.partial(console.print, f"{shown}: {COMPILING}", highlight=False, soft_wrap=True)
             ):
                 strategy.prepare()
 
