@@ -11,6 +11,9 @@ its version line, then plays the match through :class:`~pokerbot.protocol.dealer
   with ``transactions`` the transaction file ``MATCHNAME.tlog``, from which a killed match
   resumes (:mod:`pokerbot.bot.dealer.match_files`).
 
+While seats are missing, each seat that connects is printed on standard error (unless
+``quiet``) and every seat already there gets the comment line ``# seats connected: K of N``
+(:func:`~pokerbot.protocol.wire.seats_comment`; clients of the reference ignore comments).
 One connection per seat: a second connection to a taken seat gets a ``# error: ...`` comment
 line and is closed. A timeout, a disconnect, an over-long line or too many invalid actions
 end the match; :attr:`MatchResult.error` says why and the log keeps every finished hand.
