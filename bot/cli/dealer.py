@@ -11,11 +11,13 @@ finished hand), ``--t_response ms``, ``--t_hand ms``, ``--t_per_hand ms``,
 ``--transport NAME`` (the seats' transport: ``tcp``, the default, or ``ws``; ``--ws`` is
 short for ``--transport ws``), ``--token T`` (WebSocket clients must present it as
 ``Authorization: Bearer T`` or ``?token=T``), ``--max-invalid N`` (a seat's N+1-th invalid
-action ends the match), ``--out DIR`` (where MATCHNAME.log goes).
+action ends the match), ``--out DIR`` (where MATCHNAME.log goes), ``--bots NAME=STRATEGY,...``
+(the dealer plays those seats itself, each strategy a client in this process, and prints only
+the other seats' ports).
 
 Standard output: the seat ports, space separated, as the first line; the SCORE line at the
 end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
-the SCORE line again. Exit status: 0 after a complete match, 1 when the match broke off (the
+the SCORE line again; before the match, each seat as it connects (unless ``-q``). Exit status: 0 after a complete match, 1 when the match broke off (the
 error is on standard error, the log keeps every finished hand), 2 on bad usage, 128 + the
 signal when SIGINT (130) or SIGTERM (143) stopped it (one line on standard error, nobody
 blamed).
