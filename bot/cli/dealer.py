@@ -17,7 +17,8 @@ the other seats' ports).
 
 Standard output: the seat ports, space separated, as the first line; the SCORE line at the
 end. Standard error, as the reference: the log header (even with ``-q``), the transcript, and
-the SCORE line again; before the match, each seat as it connects (unless ``-q``). Exit status: 0 after a complete match, 1 when the match broke off (the
+the SCORE line again; before the match, each seat as it connects (unless ``-q``). Exit
+status: 0 after a complete match, 1 when the match broke off (the
 error is on standard error, the log keeps every finished hand), 2 on bad usage, 128 + the
 signal when SIGINT (130) or SIGTERM (143) stopped it (one line on standard error, nobody
 blamed).
