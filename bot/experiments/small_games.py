@@ -76,14 +76,24 @@ def _print_goals(goals: dict[str, Any]) -> None:
     """The study's checks, one line each (``holds``: whether it held); nothing when the run
     was too short for any."""
     for name, goal in goals.items():
-        held = goal.get("holds")
+        held = goal.get("holds") if isinstance(goal, dict) else None
         verdict = "" if held is None else ("holds: " if held else "does not hold: ")
-        figures = ", ".join(f"{key} {_figure(value)}" for key, value in goal.items() if key != "holds")
+        if isinstance(goal, dict):
+            figures = ", ".join(f"{key} {_figure(value)}" for key, value in goal.items() if key != "holds")
+        else:
+            figures = _figure(goal)
         typer.echo(f"goal {name.replace('_', ' ')}: {verdict}{figures}")
 
 
 def _figure(value: Any) -> str:
-    return f"{value:+.4f}" if isinstance(value, float) else str(value)
+    """A goal's figure in words: signed to 4 places, yes/no, ``(key value, ...)`` for a group."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:+.4f}"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{key} {_figure(item)}" for key, item in value.items()) + ")"
+    return str(value)
 
 
 def _meta(started: float, config: dict[str, Any]) -> dict[str, Any]:
