@@ -9,7 +9,7 @@ board). ``--checkpoint FILE`` resumes the run saved there (if it exists) and sav
 ``--checkpoint-every`` iterations; ``--snapshots DIR`` also writes the policy at each of
 those points (for exploitability curves). A fixed ``--seed`` reproduces a run.
 
-``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns seed 001's
+``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns Ponsen, de Jong and Lanctot's (2011)
 opponent model (a tree per round) from ACPC logs and writes it as a policy table of the
 abstract game, the ``--model`` of ``solve --algorithm mcrnr``.
 
@@ -159,7 +159,8 @@ def run_solve(
     except OSError as error:
         raise fail(f"cannot write {out}: {error}") from None
     typer.echo(
-        f"{algorithm} on {game_name} ({abstract.tree!r}): {solver.iterations} iterations, "
+        f"{algorithm} on {game_name} (abstract game: {abstract.tree.num_nodes:,} nodes, "
+        f"{abstract.tree.num_infosets:,} information sets): {solver.iterations:,} iterations, "
         f"{solver.seconds:.1f} s solver time, {solver.iterations / max(solver.seconds, 1e-9):,.0f} iterations/s"
     )
     typer.echo(f"policy: {out}")
@@ -173,7 +174,7 @@ def train_rnr(
     buckets: str = typer.Option("10", "--buckets", help="Buckets per round (hold'em, equal width) or 'exact'."),
     cards: str = typer.Option("showdown", "--cards", help="When the bucket is known: showdown or all."),
 ) -> None:
-    """Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR."""
+    """Learn Ponsen, de Jong and Lanctot's (2011) opponent model (a tree per round) from ACPC logs, for MCRNR."""
     try:
         game_def = load_game(game)
         if cards not in ("showdown", "all"):

@@ -71,7 +71,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "train-rnr": CommandEntry(
         "pokerbot.bot.cli.abstract",
         "train_rnr",
-        "Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR.",
+        "Learn Ponsen, de Jong and Lanctot's (2011) opponent model (a tree per round) from ACPC logs, for MCRNR.",
     ),
     "kit": CommandEntry(
         "pokerbot.bot.cli.kit",

@@ -138,10 +138,11 @@ def _print_report(logfile: Path, report: LogReport, game: Game | None) -> None:
     for name in names:
         total = report.totals.get(name, 0.0)
         per_hand = 1000.0 * total / big_blind / report.hands if report.hands else 0.0
-        table.add_row(name, format_value(total), f"{per_hand:.1f}")
+        table.add_row(name, format_value(total), f"{per_hand:,.0f}")
     print_table(table)
     if report.ok:
-        console.print("OK: every hand is legal and every value agrees.", markup=False)
+        truncated = f" The match was {report.truncated}." if report.truncated else ""
+        console.print(f"OK: every hand is legal and every value agrees.{truncated}", markup=False, soft_wrap=True)
         return
     for problem in report.problems:
         errors.print(f"{logfile}: {problem}", markup=False, soft_wrap=True)

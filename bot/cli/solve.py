@@ -209,7 +209,11 @@ def exploitability(
         None, "--seed", "-s", help="lbr: dealing seed (default 0); abstract policies: seed of the deal samples (12345)."
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", "--workers", help=f"lbr: {JOBS_HELP} (At most one per match.)", show_default=False
+        None,
+        "--jobs",
+        "--workers",
+        help=f"lbr: {JOBS_HELP} Default: every core, at most one per match.",
+        show_default=False,
     ),
     address: str | None = typer.Option(None, "--address", help=f"lbr: {ADDRESS_HELP}"),
     match_hands: int | None = typer.Option(

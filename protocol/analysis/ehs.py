@@ -1,4 +1,4 @@
-"""Effective hand strength (seed 001 section 3.1, after Billings): hand strength and potential.
+"""Effective hand strength (Ponsen, de Jong and Lanctot 2011, section 3.1, after Billings): hand strength and potential.
 
 For a two-card hand on a board of 3, 4 or 5 cards of the 52-card deck, against one opponent
 holding any two of the unseen cards (uniformly, card removal included):

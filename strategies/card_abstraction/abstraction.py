@@ -2,11 +2,11 @@
 
 A :class:`CardAbstraction` maps a player's hole cards and the board seen so far to a
 *bucket* in ``0 .. num_buckets[round] - 1``. Only the current round's bucket enters an
-information set (imperfect recall, seed 001 section 3.3.2); earlier buckets are forgotten.
+information set (imperfect recall, Ponsen, de Jong and Lanctot 2011, section 3.3.2); earlier buckets are forgotten.
 
 * :class:`EhsAbstraction` (52-card hold'em): effective hand strength
   (:mod:`~pokerbot.protocol.analysis.ehs`) cut into buckets by a :class:`BucketScheme` per round:
-  ``width`` (equal-width intervals of EHS, seed 001's 10-bucket discretisation: 0-0.1 is
+  ``width`` (equal-width intervals of EHS, Ponsen, de Jong and Lanctot's (2011) 10-bucket discretisation: 0-0.1 is
   bucket 0, ...) or ``percentile`` (equal-frequency intervals: the edges are quantiles of
   EHS over all hands on the sampled boards, pre-flop over the 1326 hands, so each bucket
   holds about the same share of hands).
