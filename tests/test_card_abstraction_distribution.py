@@ -32,6 +32,7 @@ from pokerbot.strategies.card_abstraction.equity_distribution import (
     emd_rows,
     equity_distributions,
     equity_features,
+    later_features,
     river_equity,
     slice_means,
 )
@@ -78,11 +79,11 @@ def test_river_equity_is_the_share_against_every_other_holding(board, holes):
     table = river_equity(cards)
     for text in holes:
         hole = tuple(cards_from_string(text))
-        assert table[HOLDING_INDEX[hole[0], hole[1]]] == pytest.approx(_brute_river_equity(hole, cards), abs=1e-7)
+        assert table[HOLDING_INDEX[hole[0], hole[1]]] == pytest.approx(_brute_river_equity(hole, cards), abs=1e-12)
     win, tie = equity_vs_random_all(cards)
     live = ~np.isnan(table)
     assert live.sum() == 1081
-    assert np.abs(table[live] - (win + tie / 2)[live]).max() < 1e-7
+    assert np.abs(table[live] - (win + tie / 2)[live]).max() < 1e-12
     assert np.isnan(table[HOLDING_INDEX[cards[0], cards[1]]])
 
 
@@ -95,7 +96,13 @@ def test_a_turn_distribution_is_the_river_equity_over_each_river_card():
     for row, hole in zip(distributions, holes, strict=True):
         rivers = [c for c in range(52) if c not in board and c not in hole]
         expected = sorted(_brute_river_equity(hole, [*board, c]) for c in rivers)
-        assert row == pytest.approx(expected, abs=1e-7)
+        assert row == pytest.approx(expected, abs=1e-12)
+    # many boards at once (the deal tables' way) give the same features and river equities
+    full = np.array([[*board, 12], [*board[:3], 5, 51]])
+    turn, river = later_features(full, 6)
+    for b in range(2):
+        assert np.array_equal(turn[b], equity_features(full[b, :4], 6), equal_nan=True)
+        assert np.array_equal(river[b], river_equity(full[b]), equal_nan=True)
 
 
 def test_a_flop_distribution_is_the_river_equity_over_each_turn_and_river():
@@ -109,7 +116,7 @@ def test_a_flop_distribution_is_the_river_equity_over_each_turn_and_river():
         expected.append(win[h] + tie[h] / 2)
     row = equity_distributions(board, np.array([h]))[0]
     assert row.shape == (1081,)
-    assert row == pytest.approx(sorted(expected), abs=1e-7)
+    assert row == pytest.approx(sorted(expected), abs=1e-12)
     features = equity_features(board, 4, np.array([h]))[0]
     quarters = np.sort(expected)
     # 1081 values in four slices of 270.25: the exact slice means, by hand

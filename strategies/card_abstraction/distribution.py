@@ -31,6 +31,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from pokerbot.protocol.analysis.showdown import rank_holdings
 from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.card_abstraction.equity_distribution import equity_features, river_equity
+from pokerbot.strategies.card_abstraction.equity_distribution import equity_features, later_features, river_equity
 from pokerbot.strategies.card_abstraction.kmeans import kmeans, nearest
 
 FORMAT = "pokerbot.distribution-abstraction/1"
@@ -132,6 +133,20 @@ class DistributionAbstraction(CardAbstraction):
         valid = ~np.isnan(features[:, 0])
         out = np.zeros(NUM_HOLDINGS, dtype=np.uint8)
         out[valid] = nearest(features[valid], self.flop if len(board) == 3 else self.turn)[0]
+        return out
+
+    def later_buckets(self, boards: np.ndarray) -> np.ndarray:
+        """The turn and river buckets of every holding on each five-card row of ``boards``
+        (``uint8[board, 2, 1326]``, as :meth:`buckets_all`), the boards computed together."""
+        turn, river = later_features(np.asarray(boards, dtype=np.int64), self.quantiles)
+        out = np.zeros((turn.shape[0], 2, NUM_HOLDINGS), dtype=np.uint8)
+        flat = turn.reshape(-1, self.quantiles)
+        valid = ~np.isnan(flat[:, 0])
+        labels = np.zeros(flat.shape[0], dtype=np.uint8)
+        labels[valid] = nearest(flat[valid], self.turn)[0]
+        out[:, 0] = labels.reshape(turn.shape[0], NUM_HOLDINGS)
+        out[:, 1] = self.river.buckets(np.nan_to_num(river, nan=0.0))
+        out[:, 1][np.isnan(river)] = 0
         return out
 
     def buckets_all(self, board: Sequence[Card], round_index: int) -> np.ndarray:
@@ -223,6 +238,19 @@ class DistributionAbstraction(CardAbstraction):
         return cls(game, flop, turn, edges.tolist(), meta)
 
 
+SHIPPED = "kmeans"
+"""The shipped abstraction: ``strategies/card_abstraction/data/kmeans.npz``."""
+
+
+def shipped_abstraction(game: Game, name: str = SHIPPED) -> DistributionAbstraction:
+    """The shipped abstraction ``name`` (a file of ``strategies/card_abstraction/data``)."""
+    path = resources.files("pokerbot.strategies").joinpath("card_abstraction", "data", f"{name}.npz")
+    if not path.is_file():
+        raise AbstractionError(f"no shipped card abstraction {name!r}")
+    with resources.as_file(path) as file:
+        return DistributionAbstraction.load(file, game)
+
+
 def _preflop() -> np.ndarray:
     table = class_of_holding().astype(np.uint8)
     table.setflags(write=False)
@@ -230,6 +258,10 @@ def _preflop() -> np.ndarray:
 
 
 _PREFLOP = _preflop()
+
+
+BATCH = 64
+"""Boards bucketed together when deal tables are built (their turns and rivers share the threads)."""
 
 
 def _tables(
@@ -240,11 +272,13 @@ def _tables(
 ) -> DealTables:
     buckets = np.zeros((boards.shape[0], 4, NUM_HOLDINGS), dtype=np.uint8)
     buckets[:, 0, :] = _PREFLOP[None, :]
-    for b in range(boards.shape[0]):
-        for r in (1, 2, 3):
-            buckets[b, r] = abstraction.buckets_all(boards[b], r)
+    for start in range(0, boards.shape[0], BATCH):
+        batch = boards[start : start + BATCH]
+        for b in range(batch.shape[0]):
+            buckets[start + b, 1] = abstraction.buckets_all(batch[b], 1)
+        buckets[start : start + batch.shape[0], 2:] = abstraction.later_buckets(batch)
         if progress is not None:
-            progress(b + 1)
+            progress(start + batch.shape[0])
     return DealTables(
         boards=boards,
         hand_cards=HOLDINGS,
@@ -394,6 +428,7 @@ def fit_distribution_abstraction(
 __all__ = [
     "DEFAULT_QUANTILES",
     "HOLDING_MAPS",
+    "SHIPPED",
     "SPEC_TYPE",
     "DistributionAbstraction",
     "Sample",
@@ -403,4 +438,5 @@ __all__ = [
     "load_deal_tables",
     "sample_points",
     "save_deal_tables",
+    "shipped_abstraction",
 ]

@@ -35,6 +35,9 @@ from pokerbot.protocol.analysis.showdown import rank_holdings_into
 
 OPPONENTS = 990
 """Opposing holdings on a river: two of the 45 cards the board and the holding leave."""
+SCALE = 2 * OPPONENTS
+"""River equities are multiples of ``1 / SCALE`` (twice the wins plus the ties, over twice the
+opponents): the kernels keep the integer numerators."""
 
 
 _RADIX = 8
@@ -86,7 +89,7 @@ def _river_equity_into(board: np.ndarray, work: np.ndarray, counts: np.ndarray, 
     equal_card[:] = 0
     for h in range(ranks.shape[0]):
         if ranks[h] < 0:
-            out[h] = -1.0
+            out[h] = -1
     lower = 0
     start = 0
     while start < valid:
@@ -103,7 +106,7 @@ def _river_equity_into(board: np.ndarray, work: np.ndarray, counts: np.ndarray, 
             a, b = HOLDINGS[h, 0], HOLDINGS[h, 1]
             wins = lower - lower_card[a] - lower_card[b]
             ties = group - equal_card[a] - equal_card[b] + 1  # h was taken off twice
-            out[h] = (wins + 0.5 * ties) / OPPONENTS
+            out[h] = 2 * wins + ties
         for k in range(start, end):
             h = order[k]
             a, b = HOLDINGS[h, 0], HOLDINGS[h, 1]
@@ -151,22 +154,37 @@ def _runouts(known: np.ndarray, size: int) -> np.ndarray:
     return np.full((1, 2), -1, dtype=np.int64)
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True)
+def _fill_row(known: np.ndarray, size: int, runout: np.ndarray, row: np.ndarray) -> None:
+    """``row[h]``: river equity of holding ``h`` on ``known[:size]`` + ``runout`` (float32, -1
+    where it uses a card)."""
+    board = np.empty(5, dtype=np.int64)
+    board[:size] = known[:size]
+    for i in range(5 - size):
+        board[size + i] = runout[i]
+    work = np.empty((5, NUM_HOLDINGS), dtype=np.int64)
+    counts = np.empty((1 << _RADIX) + 1, dtype=np.int64)
+    out = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    _river_equity_into(board, work, counts, out)
+    for h in range(NUM_HOLDINGS):
+        row[h] = out[h]
+
+
+@nb.njit(cache=True)
 def _runout_equities(known: np.ndarray, size: int, runouts: np.ndarray) -> np.ndarray:
     """``[run-out, holding]`` river equity (float32, -1 where the holding uses a card)."""
-    count = runouts.shape[0]
-    table = np.empty((count, NUM_HOLDINGS), dtype=np.float32)
-    for r in nb.prange(count):
-        board = np.empty(5, dtype=np.int64)
-        board[:size] = known[:size]
-        for i in range(5 - size):
-            board[size + i] = runouts[r, i]
-        work = np.empty((5, NUM_HOLDINGS), dtype=np.int64)
-        counts = np.empty((1 << _RADIX) + 1, dtype=np.int64)
-        out = np.empty(NUM_HOLDINGS)
-        _river_equity_into(board, work, counts, out)
-        for h in range(NUM_HOLDINGS):
-            table[r, h] = out[h]
+    table = np.empty((runouts.shape[0], NUM_HOLDINGS), dtype=np.int16)
+    for r in range(runouts.shape[0]):
+        _fill_row(known, size, runouts[r], table[r])
+    return table
+
+
+@nb.njit(cache=True, parallel=True)
+def _runout_equities_parallel(known: np.ndarray, size: int, runouts: np.ndarray) -> np.ndarray:
+    """:func:`_runout_equities` with the run-outs shared among the threads (a flop's 1,176)."""
+    table = np.empty((runouts.shape[0], NUM_HOLDINGS), dtype=np.int16)
+    for r in nb.prange(runouts.shape[0]):
+        _fill_row(known, size, runouts[r], table[r])
     return table
 
 
@@ -193,43 +211,109 @@ def slice_means(values: np.ndarray, bins: int, out: np.ndarray) -> None:
         out[j] = total / n
 
 
+_CHUNKS = 16
+"""Blocks of holdings shared among the threads (one per thread would leave a thread idle
+when another is slowed)."""
+
+
+_COUNTING = 128
+"""From this many values up, a distribution is sorted by counting its equities' numerators."""
+
+
+@nb.njit(cache=True)
+def _distribution(runouts: np.ndarray, table: np.ndarray, h: int, values: np.ndarray, counts: np.ndarray) -> int:
+    """Write holding ``h``'s river equities over the run-outs that miss its cards into
+    ``values``, sorted; return their number (0 when it uses a board card). ``counts``:
+    ``int64[SCALE + 1]`` scratch."""
+    a, b = HOLDINGS[h, 0], HOLDINGS[h, 1]
+    n = 0
+    for r in range(runouts.shape[0]):
+        c0, c1 = runouts[r, 0], runouts[r, 1]
+        if c0 == a or c0 == b or c1 == a or c1 == b:
+            continue
+        v = table[r, h]
+        if v < 0:  # the holding uses a board card
+            return 0
+        values[n] = v
+        n += 1
+    if n < _COUNTING:
+        values[:n] = np.sort(values[:n])
+    else:
+        counts[:] = 0
+        for i in range(n):
+            counts[int(values[i])] += 1
+        i = 0
+        for v in range(SCALE + 1):
+            for _ in range(counts[v]):
+                values[i] = v
+                i += 1
+    for i in range(n):
+        values[i] /= SCALE
+    return n
+
+
+@nb.njit(cache=True)
+def _distributions_into(runouts: np.ndarray, table: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
+    values = np.empty(runouts.shape[0])
+    counts = np.empty(SCALE + 1, dtype=np.int64)
+    for k in range(holdings.shape[0]):
+        if _distribution(runouts, table, holdings[k], values, counts) == out.shape[1]:
+            out[k] = values[: out.shape[1]]
+        else:
+            out[k] = np.nan
+
+
 @nb.njit(cache=True, parallel=True)
 def _distributions(runouts: np.ndarray, table: np.ndarray, holdings: np.ndarray, length: int) -> np.ndarray:
-    """The sorted river equities over the run-outs of each holding listed (NaN rows where a
-    holding uses a board card)."""
-    out = np.full((holdings.shape[0], length), np.nan)
-    count = runouts.shape[0]
-    for k in nb.prange(holdings.shape[0]):
-        h = holdings[k]
-        a, b = HOLDINGS[h, 0], HOLDINGS[h, 1]
-        values = np.empty(count)
-        n = 0
-        for r in range(count):
-            c0, c1 = runouts[r, 0], runouts[r, 1]
-            if c0 == a or c0 == b or c1 == a or c1 == b:
-                continue
-            v = table[r, h]
-            if v < 0.0:  # the holding uses a board card
-                n = 0
-                break
-            values[n] = v
-            n += 1
-        if n == length:
-            out[k] = np.sort(values[:n])
+    """The sorted river equities of each holding listed (NaN rows where it uses a board card)."""
+    out = np.empty((holdings.shape[0], length))
+    for c in nb.prange(_CHUNKS):
+        lo = c * holdings.shape[0] // _CHUNKS
+        hi = (c + 1) * holdings.shape[0] // _CHUNKS
+        _distributions_into(runouts, table, holdings[lo:hi], out[lo:hi])
+    return out
+
+
+@nb.njit(cache=True)
+def _features_into(runouts: np.ndarray, table: np.ndarray, holdings: np.ndarray, bins: int, out: np.ndarray) -> None:
+    """``out[k]``: the quantile features of holding ``holdings[k]`` (NaN where it uses a board card)."""
+    values = np.empty(runouts.shape[0])
+    counts = np.empty(SCALE + 1, dtype=np.int64)
+    row = np.empty(bins)
+    for k in range(holdings.shape[0]):
+        n = _distribution(runouts, table, holdings[k], values, counts)
+        if n == 0:
+            out[k, :] = np.nan
+            continue
+        slice_means(values[:n], bins, row)
+        for j in range(bins):
+            out[k, j] = row[j]
+
+
+@nb.njit(cache=True, parallel=True)
+def _features_parallel(runouts: np.ndarray, table: np.ndarray, holdings: np.ndarray, bins: int) -> np.ndarray:
+    out = np.empty((holdings.shape[0], bins), dtype=np.float32)
+    for c in nb.prange(_CHUNKS):
+        lo = c * holdings.shape[0] // _CHUNKS
+        hi = (c + 1) * holdings.shape[0] // _CHUNKS
+        _features_into(runouts, table, holdings[lo:hi], bins, out[lo:hi])
     return out
 
 
 @nb.njit(cache=True, parallel=True)
-def _features(distributions: np.ndarray, bins: int) -> np.ndarray:
-    out = np.full((distributions.shape[0], bins), np.nan, dtype=np.float32)
-    for k in nb.prange(distributions.shape[0]):
-        if np.isnan(distributions[k, 0]):
-            continue
-        row = np.empty(bins)
-        slice_means(distributions[k], bins, row)
-        for j in range(bins):
-            out[k, j] = row[j]
-    return out
+def _later_features(boards: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Turn features (``[board, holding, bins]``) and river equities (``[board, holding]``) of
+    every holding on each full board, the boards shared among the threads."""
+    count = boards.shape[0]
+    turn = np.empty((count, NUM_HOLDINGS, bins), dtype=np.float32)
+    river = np.empty((count, NUM_HOLDINGS), dtype=np.int16)
+    everyone = np.arange(NUM_HOLDINGS)
+    for b in nb.prange(count):
+        runouts = _runouts(boards[b], 4)
+        table = _runout_equities(boards[b], 4, runouts)
+        _features_into(runouts, table, everyone, bins, turn[b])
+        _fill_row(boards[b], 5, runouts[0, :0], river[b])
+    return turn, river
 
 
 def _board_array(board: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -247,18 +331,24 @@ def river_equity(board: Sequence[int] | np.ndarray) -> np.ndarray:
     cards = _board_array(board)
     if cards.shape[0] != 5:
         raise ValueError(f"river equity needs five board cards, got {cards.shape[0]}")
-    table = _runout_equities(cards, 5, _runouts(cards, 5))[0].astype(np.float64)
+    table = _runout_equities(cards, 5, _runouts(cards, 5))[0] / SCALE
     table[table < 0] = np.nan
     return table
 
 
 def runout_equities(board: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(runouts, table)``: every run-out of the flop or turn ``board`` (``[r, 2]`` cards, -1
-    padding a turn's single card) and every holding's river equity on it (``float32[r, 1326]``,
-    -1 where the holding uses a card of the board or run-out)."""
+    padding a turn's single card) and every holding's river equity on it, as numerators over
+    :data:`SCALE` (``int16[r, 1326]``, -1 where the holding uses a card of the board or run-out)."""
     cards = _board_array(board)
     runouts = _runouts(cards, cards.shape[0])
+    if cards.shape[0] == 3:
+        return runouts, _runout_equities_parallel(cards, 3, runouts)
     return runouts, _runout_equities(cards, cards.shape[0], runouts)
+
+
+def _holdings(holdings: np.ndarray | None) -> np.ndarray:
+    return np.arange(NUM_HOLDINGS, dtype=np.int64) if holdings is None else np.asarray(holdings, dtype=np.int64)
 
 
 def equity_distributions(board: Sequence[int] | np.ndarray, holdings: np.ndarray | None = None) -> np.ndarray:
@@ -268,10 +358,8 @@ def equity_distributions(board: Sequence[int] | np.ndarray, holdings: np.ndarray
     cards = _board_array(board)
     if cards.shape[0] == 5:
         raise ValueError("a river has no run-outs")
-    chosen = np.arange(NUM_HOLDINGS, dtype=np.int64) if holdings is None else np.asarray(holdings, dtype=np.int64)
     runouts, table = runout_equities(cards)
-    length = 1081 if cards.shape[0] == 3 else 46
-    return _distributions(runouts, table, chosen, length)
+    return _distributions(runouts, table, _holdings(holdings), 1081 if cards.shape[0] == 3 else 46)
 
 
 def equity_features(board: Sequence[int] | np.ndarray, bins: int, holdings: np.ndarray | None = None) -> np.ndarray:
@@ -280,14 +368,35 @@ def equity_features(board: Sequence[int] | np.ndarray, bins: int, holdings: np.n
     on a river the river equity itself (``bins`` must be 1). NaN rows for holdings that use a
     board card."""
     cards = _board_array(board)
-    chosen = np.arange(NUM_HOLDINGS, dtype=np.int64) if holdings is None else np.asarray(holdings, dtype=np.int64)
+    chosen = _holdings(holdings)
     if cards.shape[0] == 5:
         if bins != 1:
             raise ValueError("a river's feature is one number (bins=1)")
         return river_equity(cards)[chosen].astype(np.float32)[:, None]
     if bins < 1:
         raise ValueError(f"need at least one quantile slice, got {bins}")
-    return _features(equity_distributions(cards, chosen), bins)
+    runouts, table = runout_equities(cards)
+    if cards.shape[0] == 3:
+        return _features_parallel(runouts, table, chosen, bins)
+    out = np.empty((chosen.shape[0], bins), dtype=np.float32)
+    _features_into(runouts, table, chosen, bins, out)
+    return out
+
+
+def later_features(boards: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each five-card row of ``boards``: every holding's quantile features on its turn (the
+    first four cards; ``float32[board, 1326, bins]``) and river equity on the whole board
+    (``float64[board, 1326]``), NaN where a holding uses a board card. The boards are shared
+    among the threads: many at once cost far less than one at a time."""
+    cards = np.ascontiguousarray(boards, dtype=np.int64)
+    if cards.ndim != 2 or cards.shape[1] != 5:
+        raise ValueError(f"need [boards, 5] cards, got shape {cards.shape}")
+    for row in cards:
+        _board_array(row)
+    turn, numerators = _later_features(cards, bins)
+    river = numerators / SCALE
+    river[numerators < 0] = np.nan
+    return turn, river
 
 
 @nb.njit(cache=True)
@@ -340,10 +449,12 @@ def emd(first: np.ndarray, second: np.ndarray) -> float:
 
 __all__ = [
     "OPPONENTS",
+    "SCALE",
     "emd",
     "emd_rows",
     "equity_distributions",
     "equity_features",
+    "later_features",
     "river_equity",
     "runout_equities",
     "slice_means",
