@@ -10,10 +10,9 @@ them) against two one-number schemes at the same bucket count, with percentile e
 the same training points: effective hand strength (``ehs``, the shipped blueprints' measure)
 and the mean of the equity distribution (``equity``, the expected river equity). On held-out
 boards (another seed), every holding's **quantisation error**: the earth mover's distance
-between its equity distribution (all of its run-outs) and the centroid of its bucket. A
-k-means bucket's centroid is the one fitted on the training sample; a percentile bucket's is
-the mean quantile function of the held-out holdings in it (in-sample: it favours the
-percentile schemes). The river's error is the distance of the river equity to its bucket's
+between its equity distribution (all of its run-outs) and the centroid of its bucket, the
+mean quantile function of the training points in the bucket (for k-means, the fitted
+centroid). The river's error is the distance of the river equity to its bucket's training
 mean. ``--abstraction FILE`` also measures a saved abstraction, and the time to bucket every
 holding of one new flop, turn and river board (the player's cost per hand and round; compiled
 code warmed up first), beside ``board_ehs`` on the same boards.
@@ -55,14 +54,12 @@ def _ehs_of(sample: Sample) -> np.ndarray:
     return np.concatenate([board_ehs(board)[holdings] for board, holdings in zip(sample.boards, sample.holdings)])
 
 
-def _held_out(size: int, boards: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every live holding of the held-out boards: sorted equity distributions (flop, turn) or
-    river equities (one column), and EHS."""
-    rows, ehs = [], []
+def _held_out(size: int, boards: int, seed: int) -> Any:
+    """Every live holding of each held-out board, one board at a time: sorted equity
+    distributions (flop, turn) or river equities (one column), and EHS."""
     for board, live in _boards_and_live(size, boards, seed):
-        rows.append(river_equity(board)[live][:, None] if size == 5 else equity_distributions(board, live))
-        ehs.append(board_ehs(board)[live])
-    return np.concatenate(rows), np.concatenate(ehs)
+        values = river_equity(board)[live][:, None] if size == 5 else equity_distributions(board, live)
+        yield values, board_ehs(board)[live]
 
 
 def _features(distributions: np.ndarray, bins: int) -> np.ndarray:
@@ -72,23 +69,11 @@ def _features(distributions: np.ndarray, bins: int) -> np.ndarray:
     return out
 
 
-def _in_sample_centroids(features: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
+def _centroids(features: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
+    """The mean feature vector of each bucket's points (0 for an empty bucket)."""
     mass = np.bincount(labels, minlength=count).astype(float)
     sums = np.stack([np.bincount(labels, weights=features[:, d], minlength=count) for d in range(features.shape[1])], 1)
     return sums / np.maximum(mass, 1.0)[:, None]
-
-
-def _error(distributions: np.ndarray, centroids: np.ndarray, labels: np.ndarray) -> float:
-    return float(emd_rows(distributions, centroids[labels]).mean())
-
-
-def _median_seconds(run: Any, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def _timing(abstraction: DistributionAbstraction, boards: int, seed: int) -> dict[str, Any]:
@@ -128,55 +113,57 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     report: dict[str, Any] = {"settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}}
-    saved = (
-        None
-        if args.abstraction is None
-        else DistributionAbstraction.load(args.abstraction, load_game("holdem-nolimit-2p"))
-    )
+    saved = None
+    if args.abstraction is not None:
+        saved = DistributionAbstraction.load(args.abstraction, load_game("holdem-nolimit-2p"))
+        if saved.quantiles != args.quantiles:
+            parser.error(f"the saved abstraction has {saved.quantiles} quantiles: pass --quantiles {saved.quantiles}")
     for size, name in ROUNDS.items():
         started = time.perf_counter()
         bins = 1 if size == 5 else args.quantiles
         train = sample_points(size, args.train_boards, args.holdings, bins, args.seed)
-        train_ehs = _ehs_of(train)
-        test, test_ehs = _held_out(size, args.test_boards, args.seed)
-        test_features = test if size == 5 else _features(test, bins)
-        test_mean = test.mean(axis=1)
-        rows: dict[str, Any] = {}
+        schemes: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
         for count in args.buckets:
-            row: dict[str, float] = {}
             if size < 5:
-                fit = kmeans(train.features, count, args.seed)
-                labels = nearest(test_features, fit.centroids)[0]
-                row["kmeans"] = _error(test, fit.centroids, labels)
-            for scheme, train_values, test_values in (
-                ("ehs", train_ehs, test_ehs),
-                ("equity", train.features.mean(axis=1), test_mean),
-            ):
-                labels = BucketScheme.percentile(count, train_values).buckets(test_values).astype(np.int64)
-                row[scheme] = _error(test, _in_sample_centroids(test_features, labels, count), labels)
-            rows[str(count)] = row
-            print(
-                f"{name} {count} buckets: mean EMD to the bucket's centroid "
-                + ", ".join(f"{k} {v:.4f}" for k, v in row.items())
-            )
+                schemes["kmeans", count] = (None, kmeans(train.features, count, args.seed).centroids)
+            for scheme, values in (("ehs", _ehs_of(train)), ("equity", train.features.mean(axis=1))):
+                cut = BucketScheme.percentile(count, values)
+                labels = cut.buckets(values).astype(np.int64)
+                schemes[scheme, count] = (cut, _centroids(train.features, labels, count))
         if saved is not None:
             r = size - 2
-            labels = np.concatenate(
-                [
-                    saved.buckets_all(board, r)[live]
-                    for board, live in _boards_and_live(size, args.test_boards, args.seed)
-                ]
-            ).astype(np.int64)
-            centroids = (
-                (saved.flop, saved.turn)[r - 1]
-                if size < 5
-                else _in_sample_centroids(test, labels, saved.num_buckets[3])
+            if size < 5:
+                schemes["saved", saved.num_buckets[r]] = (None, (saved.flop, saved.turn)[r - 1])
+            else:
+                values = train.features[:, 0]
+                labels = saved.river.buckets(values).astype(np.int64)
+                schemes["saved", saved.num_buckets[r]] = (
+                    saved.river,
+                    _centroids(train.features, labels, saved.num_buckets[r]),
+                )
+        totals = dict.fromkeys(schemes, 0.0)
+        points = 0
+        for test, test_ehs in _held_out(size, args.test_boards, args.seed):
+            features = test if size == 5 else _features(test, bins)
+            for (scheme, count), (cut, centroids) in schemes.items():
+                if cut is None:
+                    labels = nearest(features, centroids)[0]
+                else:
+                    labels = cut.buckets(test_ehs if scheme == "ehs" else features.mean(axis=1)).astype(np.int64)
+                totals[scheme, count] += float(emd_rows(test, centroids[labels]).sum())
+            points += test.shape[0]
+        rows: dict[str, dict[str, float]] = {}
+        for (scheme, count), total in totals.items():
+            rows.setdefault(str(count), {})[scheme] = total / points
+        for count, row in rows.items():
+            print(
+                f"{name} {count} buckets: mean EMD to the bucket's centroid "
+                + ", ".join(f"{k} {v:.4f}" for k, v in row.items()),
+                flush=True,
             )
-            rows["saved"] = {"buckets": saved.num_buckets[r], "error": _error(test, centroids, labels)}
-            print(f"{name} saved abstraction ({saved.num_buckets[r]} buckets): {rows['saved']['error']:.4f}")
         report[name] = {
             "points_train": int(train.features.shape[0]),
-            "points_test": int(test.shape[0]),
+            "points_test": points,
             "errors": rows,
             "seconds": round(time.perf_counter() - started, 1),
         }
