@@ -107,6 +107,7 @@ def main() -> None:
     parser.add_argument("--train-boards", type=int, default=400, help="training boards per round")
     parser.add_argument("--holdings", type=int, default=200, help="training holdings per board")
     parser.add_argument("--test-boards", type=int, default=100, help="held-out boards per round (every holding)")
+    parser.add_argument("--rounds", nargs="+", default=list(ROUNDS.values()), choices=list(ROUNDS.values()))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--abstraction", type=Path, help="also measure this saved abstraction, and its speed")
     parser.add_argument("--timing-boards", type=int, default=20)
@@ -119,6 +120,8 @@ def main() -> None:
         if saved.quantiles != args.quantiles:
             parser.error(f"the saved abstraction has {saved.quantiles} quantiles: pass --quantiles {saved.quantiles}")
     for size, name in ROUNDS.items():
+        if name not in args.rounds:
+            continue
         started = time.perf_counter()
         bins = 1 if size == 5 else args.quantiles
         train = sample_points(size, args.train_boards, args.holdings, bins, args.seed)

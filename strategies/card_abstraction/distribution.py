@@ -381,7 +381,9 @@ def sample_points(
         board = sampled[b]
         missing = np.flatnonzero((HOLDING_MASKS & card_masks(board[None, :])[0]) == 0)
         chosen[b] = np.sort(generator.choice(missing, size=holdings, replace=False))
-        if size == 3:
+        if size == 5:  # the exact equities, as the abstraction computes them at play
+            out[b * holdings : (b + 1) * holdings, 0] = river_equity(board)[chosen[b]]
+        elif size == 3:
             canonical, permutation = canonical_flop(board)
             features = kept.get(canonical)
             if features is None:
