@@ -58,7 +58,7 @@ def _held_out(size: int, boards: int, seed: int) -> Any:
     """Every live holding of each held-out board, one board at a time: sorted equity
     distributions (flop, turn) or river equities (one column), and EHS."""
     for board, live in _boards_and_live(size, boards, seed):
-        values = river_equity(board)[live][:, None] if size == 5 else equity_distributions(board, live)
+        values = river_equity(board)[live][:, None] if size == 5 else equity_distributions(board, live, parallel=True)
         yield values, board_ehs(board)[live]
 
 

@@ -118,18 +118,18 @@ class DistributionAbstraction(CardAbstraction):
     def num_buckets(self) -> tuple[int, ...]:
         return self._counts
 
-    def features(self, board: Sequence[Card]) -> np.ndarray:
+    def features(self, board: Sequence[Card], *, parallel: bool = False) -> np.ndarray:
         """The quantile features of every holding on a flop or turn (NaN rows where a holding
         uses a board card), or the river equity on a river (one column)."""
-        return equity_features(board, 1 if len(board) == 5 else self.quantiles)
+        return equity_features(board, 1 if len(board) == 5 else self.quantiles, parallel=parallel)
 
-    def _compute(self, board: Sequence[Card]) -> np.ndarray:
+    def _compute(self, board: Sequence[Card], parallel: bool = False) -> np.ndarray:
         if len(board) == 5:
             values = river_equity(board)
             out = self.river.buckets(np.nan_to_num(values, nan=0.0))
             out[np.isnan(values)] = 0
             return out
-        features = self.features(board)
+        features = self.features(board, parallel=parallel)
         valid = ~np.isnan(features[:, 0])
         out = np.zeros(NUM_HOLDINGS, dtype=np.uint8)
         out[valid] = nearest(features[valid], self.flop if len(board) == 3 else self.turn)[0]
@@ -160,13 +160,7 @@ class DistributionAbstraction(CardAbstraction):
         if len(visible) != seen:
             raise AbstractionError(f"round {round_index} needs {seen} board cards, got {len(visible)}")
         if seen == 3:
-            canonical, permutation = canonical_flop(visible)
-            table = self._flops.get(canonical)
-            if table is None:
-                table = self._flops[canonical] = self._compute(canonical)
-            out = table[HOLDING_MAPS[permutation]]
-            out.setflags(write=False)
-            return out
+            return self._flop(visible)
         table = self._boards.get(visible)
         if table is None:
             if len(self._boards) >= KEPT_BOARDS:
@@ -176,6 +170,16 @@ class DistributionAbstraction(CardAbstraction):
         else:
             self._boards.move_to_end(visible)
         return table
+
+    def _flop(self, flop: Sequence[Card], parallel: bool = False) -> np.ndarray:
+        """Every holding's flop bucket, from the canonical flop's (computed once)."""
+        canonical, permutation = canonical_flop(flop)
+        table = self._flops.get(canonical)
+        if table is None:
+            table = self._flops[canonical] = self._compute(canonical, parallel)
+        out = table[HOLDING_MAPS[permutation]]
+        out.setflags(write=False)
+        return out
 
     def bucket(self, hole: Sequence[Card], board: Sequence[Card], round_index: int) -> int:
         return int(self.buckets_all(board, round_index)[int(HOLDING_INDEX[hole[0], hole[1]])])
@@ -275,7 +279,7 @@ def _tables(
     for start in range(0, boards.shape[0], BATCH):
         batch = boards[start : start + BATCH]
         for b in range(batch.shape[0]):
-            buckets[start + b, 1] = abstraction.buckets_all(batch[b], 1)
+            buckets[start + b, 1] = abstraction._flop(batch[b, :3], parallel=True)
         buckets[start : start + batch.shape[0], 2:] = abstraction.later_buckets(batch)
         if progress is not None:
             progress(start + batch.shape[0])
@@ -387,7 +391,7 @@ def sample_points(
             canonical, permutation = canonical_flop(board)
             features = kept.get(canonical)
             if features is None:
-                features = kept[canonical] = equity_features(canonical, bins)
+                features = kept[canonical] = equity_features(canonical, bins, parallel=True)
             out[b * holdings : (b + 1) * holdings] = features[HOLDING_MAPS[permutation, chosen[b]]]
         else:
             out[b * holdings : (b + 1) * holdings] = equity_features(board, bins, chosen[b])

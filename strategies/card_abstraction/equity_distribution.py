@@ -20,7 +20,10 @@ All quantities are for two-player 52-card hold'em, holdings indexed as
 :func:`equity_distributions` every holding's sorted river equities over a flop's or turn's
 run-outs, :func:`equity_features` their quantile features (or, ``Q = 1`` on a river, the river
 equity), :func:`emd` and :func:`emd_rows` the earth mover's distance between one-dimensional
-samples. The kernels are numba-compiled (parallel over run-outs and holdings).
+samples. The kernels are numba-compiled. Those that share work among threads (a flop's
+run-outs and holdings with ``parallel=True``, the boards of :func:`later_features`) are for
+the builds: a process that has run them must not fork a child that runs them too (numba's
+OpenMP layer is not fork-safe), so what a player calls at the table runs in its own thread.
 """
 
 from __future__ import annotations
@@ -336,13 +339,14 @@ def river_equity(board: Sequence[int] | np.ndarray) -> np.ndarray:
     return table
 
 
-def runout_equities(board: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def runout_equities(board: Sequence[int] | np.ndarray, *, parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``(runouts, table)``: every run-out of the flop or turn ``board`` (``[r, 2]`` cards, -1
     padding a turn's single card) and every holding's river equity on it, as numerators over
-    :data:`SCALE` (``int16[r, 1326]``, -1 where the holding uses a card of the board or run-out)."""
+    :data:`SCALE` (``int16[r, 1326]``, -1 where the holding uses a card of the board or run-out).
+    ``parallel``: a flop's run-outs shared among the threads (module docstring)."""
     cards = _board_array(board)
     runouts = _runouts(cards, cards.shape[0])
-    if cards.shape[0] == 3:
+    if parallel and cards.shape[0] == 3:
         return runouts, _runout_equities_parallel(cards, 3, runouts)
     return runouts, _runout_equities(cards, cards.shape[0], runouts)
 
@@ -351,22 +355,32 @@ def _holdings(holdings: np.ndarray | None) -> np.ndarray:
     return np.arange(NUM_HOLDINGS, dtype=np.int64) if holdings is None else np.asarray(holdings, dtype=np.int64)
 
 
-def equity_distributions(board: Sequence[int] | np.ndarray, holdings: np.ndarray | None = None) -> np.ndarray:
+def equity_distributions(
+    board: Sequence[int] | np.ndarray, holdings: np.ndarray | None = None, *, parallel: bool = False
+) -> np.ndarray:
     """The equity distribution of each of ``holdings`` (default all 1,326) on the flop or turn
     ``board``: its river equities over the run-outs, sorted (``float64[holdings, runouts]``,
     1,081 run-outs on a flop, 46 on a turn; NaN rows for holdings that use a board card)."""
     cards = _board_array(board)
     if cards.shape[0] == 5:
         raise ValueError("a river has no run-outs")
-    runouts, table = runout_equities(cards)
-    return _distributions(runouts, table, _holdings(holdings), 1081 if cards.shape[0] == 3 else 46)
+    chosen = _holdings(holdings)
+    runouts, table = runout_equities(cards, parallel=parallel)
+    length = 1081 if cards.shape[0] == 3 else 46
+    if parallel:
+        return _distributions(runouts, table, chosen, length)
+    out = np.empty((chosen.shape[0], length))
+    _distributions_into(runouts, table, chosen, out)
+    return out
 
 
-def equity_features(board: Sequence[int] | np.ndarray, bins: int, holdings: np.ndarray | None = None) -> np.ndarray:
+def equity_features(
+    board: Sequence[int] | np.ndarray, bins: int, holdings: np.ndarray | None = None, *, parallel: bool = False
+) -> np.ndarray:
     """Quantile features (``float32[holdings, bins]``, module docstring) of the equity
     distribution of each of ``holdings`` (default all 1,326) on the flop or turn ``board``;
     on a river the river equity itself (``bins`` must be 1). NaN rows for holdings that use a
-    board card."""
+    board card. ``parallel``: a flop's work shared among the threads."""
     cards = _board_array(board)
     chosen = _holdings(holdings)
     if cards.shape[0] == 5:
@@ -375,8 +389,8 @@ def equity_features(board: Sequence[int] | np.ndarray, bins: int, holdings: np.n
         return river_equity(cards)[chosen].astype(np.float32)[:, None]
     if bins < 1:
         raise ValueError(f"need at least one quantile slice, got {bins}")
-    runouts, table = runout_equities(cards)
-    if cards.shape[0] == 3:
+    runouts, table = runout_equities(cards, parallel=parallel)
+    if parallel and cards.shape[0] == 3:
         return _features_parallel(runouts, table, chosen, bins)
     out = np.empty((chosen.shape[0], bins), dtype=np.float32)
     _features_into(runouts, table, chosen, bins, out)
