@@ -87,7 +87,7 @@ def _timing(abstraction: DistributionAbstraction, boards: int, seed: int) -> dic
         times, ehs_times = [], []
         for board in full[1:]:
             abstraction._flops.clear()
-            abstraction._boards.clear()
+            abstraction._later.clear()
             started = time.perf_counter()
             abstraction.buckets_all(board, r)
             times.append(time.perf_counter() - started)

@@ -12,7 +12,10 @@ from typer.testing import CliRunner
 from pokerbot.bot.cli.card_abstraction import abstraction_app
 from pokerbot.bot.cli.solve import exploitability, solve
 from pokerbot.bot.matches.inprocess import run_inprocess_match
+from pokerbot.protocol.actions import CALL
+from pokerbot.protocol.analysis.holdings import conflict_mask
 from pokerbot.protocol.game import load_game
+from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.baselines import RandomPlayer
@@ -72,6 +75,18 @@ def test_a_tiny_abstraction_is_trained_resumed_measured_and_played(built):
     outcome = run_inprocess_match(game, 30, 7, [player, RandomPlayer(game, 2)], ["kmeans", "random"])
     assert outcome.hands_played == 30 and outcome.error is None and not outcome.illegal_actions.get("kmeans")
     assert policy.abstraction._flops
+    # a range read through the buckets: holdings alike in every bucket so far weigh alike
+    state = HandState(game, [(0, 1), (2, 3)], [4, 17, 30, 43, 51])
+    for action in (CALL, CALL, CALL):  # the flop checked to by the first player
+        state.apply(action)
+    reach = player.reach(state, 1, 0)
+    board = state.visible_board()
+    live = ~conflict_mask(board)
+    assert (reach[~live] == 0).all() and (reach[live] > 0).any()
+    key = policy.abstraction.buckets_all(board, 0).astype(np.int64) * 256 + policy.abstraction.buckets_all(board, 1)
+    for group in np.unique(key[live]):
+        members = reach[live & (key == group)]
+        assert np.allclose(members, members[0])
 
 
 def test_bad_abstraction_input_exits_2(built, tmp_path):

@@ -4,6 +4,10 @@ A :class:`CardAbstraction` maps a player's hole cards and the board seen so far 
 *bucket* in ``0 .. num_buckets[round] - 1``. Only the current round's bucket enters an
 information set (imperfect recall, seed 001 section 3.3.2); earlier buckets are forgotten.
 
+* :class:`HoldemAbstraction` (52-card hold'em): every holding of a board bucketed at once
+  (``buckets_all``) and effective hand strength for the players' pot-odds rule, the base of
+  :class:`EhsAbstraction` and the distribution-aware abstraction of
+  :mod:`pokerbot.strategies.card_abstraction.distribution`.
 * :class:`EhsAbstraction` (52-card hold'em): effective hand strength
   (:mod:`~pokerbot.protocol.analysis.ehs`) cut into buckets by a :class:`BucketScheme` per round:
   ``width`` (equal-width intervals of EHS, seed 001's 10-bucket discretisation: 0-0.1 is
@@ -121,39 +125,30 @@ class CardAbstraction(ABC):
         list every board and ignore it)."""
 
 
-class EhsAbstraction(CardAbstraction):
-    """EHS buckets for 52-card two-player hold'em with two hole cards."""
+class HoldemAbstraction(CardAbstraction):
+    """A card abstraction of two-player 52-card hold'em (two hole cards, no pre-flop board).
 
-    def __init__(self, game: Game, schemes: Sequence[BucketScheme], kind: str) -> None:
+    Beyond :class:`CardAbstraction`: :meth:`buckets_all`, every holding's bucket on a board at
+    once (a player's range, a best response), and the effective hand strength (:meth:`ehs`,
+    :meth:`ehs_all`, computed and kept for the last boards) that a player compares with the
+    pot odds where its policy's tree has no node (:mod:`pokerbot.strategies.abstract.player`)."""
+
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         if not game.is_standard_deck or game.num_hole_cards != 2 or game.num_board_cards[:1] != (0,):
-            raise AbstractionError("EHS buckets need hold'em: the 52-card deck, two hole cards, no pre-flop board")
-        if len(schemes) != game.num_rounds or any(not 1 <= s.count <= MAX_BUCKETS for s in schemes):
-            raise AbstractionError(f"one scheme of 1..{MAX_BUCKETS} buckets per round is needed")
-        self.schemes = tuple(schemes)
-        self.kind = kind
+            raise AbstractionError("hold'em buckets need the 52-card deck, two hole cards and no pre-flop board")
         self._cache: dict[tuple[int, ...], float] = {}
         self._boards: dict[tuple[int, ...], np.ndarray] = {}
 
-    @classmethod
-    def create(cls, game: Game, count: int, kind: str = "width", source: EhsTables | None = None) -> EhsAbstraction:
-        """``count`` buckets per round by ``kind`` (``percentile`` needs sampled ``source`` tables)."""
-        if kind == "width":
-            return cls(game, [BucketScheme.equal_width(count)] * game.num_rounds, kind)
-        if kind != "percentile":
-            raise AbstractionError(f"unknown bucket scheme {kind!r}: choose from {', '.join(SCHEMES)}")
-        if source is None:
-            raise AbstractionError("percentile buckets need sampled EHS tables")
-        schemes = [BucketScheme.percentile(count, preflop_equity())]
-        for r in range(3):
-            values = source.ehs[:, r, :].astype(np.float64) / EHS_SCALE
-            valid = source.strength >= 0
-            schemes.append(BucketScheme.percentile(count, values[valid]))
-        return cls(game, schemes, kind)
+    @abstractmethod
+    def buckets_all(self, board: Sequence[Card], round_index: int) -> np.ndarray:
+        """The bucket of every holding in round ``round_index`` (uint8 over
+        :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`, as :meth:`bucket`; holdings that
+        use a board card get bucket 0: mask them out)."""
 
-    @property
-    def num_buckets(self) -> tuple[int, ...]:
-        return tuple(s.count for s in self.schemes)
+    def prepare(self) -> None:
+        """Load the compiled code a first decision after the flop would otherwise wait for."""
+        self.ehs((0, 1), (2, 3, 4))
 
     def ehs(self, hole: Sequence[Card], board: Sequence[Card]) -> float:
         """The effective hand strength of ``hole`` on ``board`` (pre-flop: the class equity)."""
@@ -189,9 +184,38 @@ class EhsAbstraction(CardAbstraction):
             table = self._boards[boards] = board_ehs(board)
         return table
 
+
+class EhsAbstraction(HoldemAbstraction):
+    """EHS buckets for 52-card two-player hold'em with two hole cards."""
+
+    def __init__(self, game: Game, schemes: Sequence[BucketScheme], kind: str) -> None:
+        super().__init__(game)
+        if len(schemes) != game.num_rounds or any(not 1 <= s.count <= MAX_BUCKETS for s in schemes):
+            raise AbstractionError(f"one scheme of 1..{MAX_BUCKETS} buckets per round is needed")
+        self.schemes = tuple(schemes)
+        self.kind = kind
+
+    @classmethod
+    def create(cls, game: Game, count: int, kind: str = "width", source: EhsTables | None = None) -> EhsAbstraction:
+        """``count`` buckets per round by ``kind`` (``percentile`` needs sampled ``source`` tables)."""
+        if kind == "width":
+            return cls(game, [BucketScheme.equal_width(count)] * game.num_rounds, kind)
+        if kind != "percentile":
+            raise AbstractionError(f"unknown bucket scheme {kind!r}: choose from {', '.join(SCHEMES)}")
+        if source is None:
+            raise AbstractionError("percentile buckets need sampled EHS tables")
+        schemes = [BucketScheme.percentile(count, preflop_equity())]
+        for r in range(3):
+            values = source.ehs[:, r, :].astype(np.float64) / EHS_SCALE
+            valid = source.strength >= 0
+            schemes.append(BucketScheme.percentile(count, values[valid]))
+        return cls(game, schemes, kind)
+
+    @property
+    def num_buckets(self) -> tuple[int, ...]:
+        return tuple(s.count for s in self.schemes)
+
     def buckets_all(self, board: Sequence[Card], round_index: int) -> np.ndarray:
-        """The bucket of every holding in round ``round_index`` (as :meth:`bucket`; holdings
-        that use a board card get bucket 0: mask them out)."""
         visible = board[: self.game.board_start[round_index] + self.game.num_board_cards[round_index]]
         values = np.nan_to_num(self.ehs_all(visible), nan=0.0)
         if self.kind == "width":
@@ -311,6 +335,7 @@ __all__ = [
     "CardAbstraction",
     "EhsAbstraction",
     "ExactAbstraction",
+    "HoldemAbstraction",
     "TablesError",
     "abstraction_from_spec",
 ]

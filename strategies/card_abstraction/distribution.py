@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import MAX_BUCKETS, AbstractionError, BucketScheme, CardAbstraction
+from pokerbot.models.buckets.card_abstraction import MAX_BUCKETS, AbstractionError, BucketScheme, HoldemAbstraction
 from pokerbot.models.buckets.tables import DealTables, EhsTables, TablesError, _sample_boards, card_masks
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDING_MASKS, HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.analysis.preflop import NUM_CLASSES, class_of_holding
@@ -77,7 +77,7 @@ def canonical_flop(flop: Sequence[Card]) -> tuple[tuple[int, ...], int]:
     return tuple(int(c) for c in images[best]), best
 
 
-class DistributionAbstraction(CardAbstraction):
+class DistributionAbstraction(HoldemAbstraction):
     """The distribution-aware abstraction of the module docstring."""
 
     def __init__(
@@ -107,7 +107,13 @@ class DistributionAbstraction(CardAbstraction):
         self.meta = dict(meta or {})
         """How the abstraction was fitted (seed, sample sizes, inertia): not part of its identity."""
         self._flops: dict[tuple[int, ...], np.ndarray] = {}
-        self._boards: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
+        self._later: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
+
+    def prepare(self) -> None:
+        """Load the compiled code (EHS, equity distributions) before the first decision."""
+        super().prepare()
+        self.buckets_all((0, 1, 2, 3, 4), 3)
+        self.buckets_all((0, 1, 2, 3, 4), 2)
 
     @property
     def quantiles(self) -> int:
@@ -150,9 +156,7 @@ class DistributionAbstraction(CardAbstraction):
         return out
 
     def buckets_all(self, board: Sequence[Card], round_index: int) -> np.ndarray:
-        """The bucket of every holding in round ``round_index`` (uint8 over
-        :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`; 0 where a holding uses a card of
-        the round's board: mask those out). Read-only."""
+        """As :meth:`HoldemAbstraction.buckets_all` (read-only)."""
         if round_index == 0:
             return _PREFLOP
         seen = self.game.board_start[round_index] + self.game.num_board_cards[round_index]
@@ -161,14 +165,14 @@ class DistributionAbstraction(CardAbstraction):
             raise AbstractionError(f"round {round_index} needs {seen} board cards, got {len(visible)}")
         if seen == 3:
             return self._flop(visible)
-        table = self._boards.get(visible)
+        table = self._later.get(visible)
         if table is None:
-            if len(self._boards) >= KEPT_BOARDS:
-                self._boards.popitem(last=False)
-            table = self._boards[visible] = self._compute(visible)
+            if len(self._later) >= KEPT_BOARDS:
+                self._later.popitem(last=False)
+            table = self._later[visible] = self._compute(visible)
             table.setflags(write=False)
         else:
-            self._boards.move_to_end(visible)
+            self._later.move_to_end(visible)
         return table
 
     def _flop(self, flop: Sequence[Card], parallel: bool = False) -> np.ndarray:
