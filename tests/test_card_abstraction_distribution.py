@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.card_abstraction import AbstractionError
+from pokerbot.models.buckets.card_abstraction import AbstractionError, BucketScheme
 from pokerbot.models.buckets.tables import TablesError, build_ehs_tables
 from pokerbot.protocol.analysis.equity import equity_vs_random_all
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDINGS
@@ -23,6 +23,7 @@ from pokerbot.strategies.card_abstraction.distribution import (
     DistributionAbstraction,
     build_deal_tables,
     canonical_flop,
+    distinct_percentiles,
     fit_distribution_abstraction,
     load_deal_tables,
     save_deal_tables,
@@ -194,6 +195,17 @@ def test_canonical_flops_number_1755():
     flop = list(cards_from_string("Ah7d2d"))
     canonical, p = canonical_flop(flop)
     assert sorted(_permuted(flop, p)) == list(canonical)
+
+
+def test_river_edges_leave_no_bucket_empty():
+    """Shared values (the river's equities are multiples of 1/1,980) do not waste buckets."""
+    values = np.concatenate([np.zeros(2000), np.random.default_rng(0).random(9000), np.ones(900)])
+    plain = BucketScheme.percentile(20, values)
+    assert (np.bincount(plain.buckets(values), minlength=20) == 0).sum() >= 3  # edges coincide or top all
+    edges = distinct_percentiles(20, values)
+    counts = np.bincount(np.searchsorted(edges, values, side="right"), minlength=20)
+    assert len(edges) == 19 and (counts > 0).all()
+    assert distinct_percentiles(5, np.array([0.0, 0.0, 1.0, 1.0])) == (1e-9,)
 
 
 def test_fitting_repeats_with_its_seed_and_changes_with_another(small, game):

@@ -429,10 +429,31 @@ def fit_distribution_abstraction(
             progress(f"k-means {('flop', 'turn')[r]}", 0, 1)
         result = kmeans(points, buckets[r], seed + r)
         centroids.append(np.round(result.centroids, 6))
-        meta[("flop", "turn")[r]] = {"inertia": result.inertia, "iterations": result.iterations}
+        meta[("flop", "turn")[r]] = {
+            "inertia": result.inertia,
+            "iterations": result.iterations,
+            "converged": result.converged,
+        }
     river = sample_points(5, boards[2], holdings, 1, seed, progress).features[:, 0]
-    edges = BucketScheme.percentile(buckets[2], river).edges
+    edges = distinct_percentiles(buckets[2], river)
     return DistributionAbstraction(game, centroids[0], centroids[1], [round(e, 9) for e in edges], meta)
+
+
+def distinct_percentiles(count: int, values: np.ndarray) -> tuple[float, ...]:
+    """Percentile edges (:meth:`BucketScheme.percentile`) cutting ``values`` into ``count``
+    buckets none of which is empty. Values that many points share (river equities are
+    multiples of 1/1,980) make some equal-frequency edges coincide, so the count asked is raised
+    until ``count - 1`` distinct edges remain (fewer buckets only when the values are too few)."""
+    best: tuple[float, ...] = ()
+    for asked in range(count, 4 * count):
+        top = float(np.max(values))  # an edge above every value would leave the last bucket empty
+        edges = tuple(sorted({e for e in BucketScheme.percentile(asked, values).edges if e < top}))
+        if len(edges) > count - 1:
+            break
+        best = edges
+        if len(edges) == count - 1:
+            break
+    return best
 
 
 __all__ = [
@@ -444,6 +465,7 @@ __all__ = [
     "Sample",
     "build_deal_tables",
     "canonical_flop",
+    "distinct_percentiles",
     "fit_distribution_abstraction",
     "load_deal_tables",
     "sample_points",
