@@ -111,6 +111,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--abstraction", type=Path, help="also measure this saved abstraction, and its speed")
     parser.add_argument("--timing-boards", type=int, default=20)
+    parser.add_argument("--timing-only", action="store_true", help="with --abstraction: its speed alone")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     report: dict[str, Any] = {"settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}}
@@ -120,7 +121,7 @@ def main() -> None:
         if saved.quantiles != args.quantiles:
             parser.error(f"the saved abstraction has {saved.quantiles} quantiles: pass --quantiles {saved.quantiles}")
     for size, name in ROUNDS.items():
-        if name not in args.rounds:
+        if name not in args.rounds or (args.timing_only and saved is not None):
             continue
         started = time.perf_counter()
         bins = 1 if size == 5 else args.quantiles

@@ -27,6 +27,7 @@ from pokerbot.strategies.card_abstraction.distribution import (
     fit_distribution_abstraction,
     load_deal_tables,
     save_deal_tables,
+    shipped_abstraction,
 )
 from pokerbot.strategies.card_abstraction.equity_distribution import (
     emd,
@@ -262,3 +263,17 @@ def test_deal_tables_hold_the_buckets_of_their_boards(small, game, tmp_path):
     other = fit_distribution_abstraction(game, (8, 9, 10), **{**SMALL, "seed": 4})
     with pytest.raises(TablesError, match="another card abstraction"):
         load_deal_tables(path, other)
+
+
+def test_the_shipped_abstraction_loads_with_200_buckets_a_round(game):
+    shipped = shipped_abstraction(game)
+    assert shipped.num_buckets == (169, 200, 200, 200) and shipped.quantiles == 32
+    assert shipped.meta["seed"] == 0 and shipped.meta["boards"] == [1000, 2000, 2000]
+    board = list(cards_from_string("AhKd7c2s9h"))
+    means = shipped.flop.mean(axis=1)
+    sets = HOLDING_INDEX[cards_from_string("Ac")[0], cards_from_string("As")[0]]
+    air = HOLDING_INDEX[cards_from_string("4d")[0], cards_from_string("3c")[0]]
+    flop = shipped.buckets_all(board, 1)
+    assert means[flop[sets]] > 0.9 > 0.3 > means[flop[air]]
+    with pytest.raises(AbstractionError, match="no shipped"):
+        shipped_abstraction(game, "missing")
