@@ -29,15 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import BucketScheme
 from pokerbot.protocol.analysis.ehs import board_ehs
 from pokerbot.protocol.analysis.holdings import HOLDING_MASKS
 from pokerbot.protocol.game import load_game
-from pokerbot.strategies.card_abstraction.distribution import (
-    DistributionAbstraction,
-    Sample,
-    sample_points,
-)
+from pokerbot.strategies.card_abstraction.abstraction import BucketScheme, DistributionAbstraction
+from pokerbot.strategies.card_abstraction.distribution import Sample, sample_points
 from pokerbot.strategies.card_abstraction.equity_distribution import (
     emd_rows,
     equity_distributions,

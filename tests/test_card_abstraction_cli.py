@@ -19,7 +19,8 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.player import AbstractPolicyPlayer
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.baselines import RandomPlayer
-from pokerbot.strategies.card_abstraction.distribution import DistributionAbstraction, load_deal_tables
+from pokerbot.strategies.card_abstraction.abstraction import DistributionAbstraction
+from pokerbot.strategies.card_abstraction.distribution import load_deal_tables
 
 app = typer.Typer()
 app.command("solve")(solve)

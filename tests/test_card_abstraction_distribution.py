@@ -9,20 +9,15 @@ import itertools
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.card_abstraction import AbstractionError, BucketScheme
-from pokerbot.models.buckets.tables import TablesError, build_ehs_tables
 from pokerbot.protocol.analysis.equity import equity_vs_random_all
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDINGS
 from pokerbot.protocol.analysis.preflop import CLASSES, class_combos
 from pokerbot.protocol.analysis.ranking import rank_standard
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
+from pokerbot.strategies.card_abstraction.abstraction import AbstractionError, BucketScheme, DistributionAbstraction
 from pokerbot.strategies.card_abstraction.distribution import (
-    CARD_MAPS,
-    HOLDING_MAPS,
-    DistributionAbstraction,
     build_deal_tables,
-    canonical_flop,
     distinct_percentiles,
     fit_distribution_abstraction,
     load_deal_tables,
@@ -39,6 +34,8 @@ from pokerbot.strategies.card_abstraction.equity_distribution import (
     slice_means,
 )
 from pokerbot.strategies.card_abstraction.kmeans import KMeansError, kmeans, nearest
+from pokerbot.strategies.card_abstraction.suits import CARD_MAPS, HOLDING_MAPS, canonical_flop
+from pokerbot.strategies.card_abstraction.tables import TablesError, build_ehs_tables
 
 SMALL = {"quantiles": 8, "boards": (6, 12, 12), "holdings": 60, "seed": 3}
 

@@ -39,9 +39,15 @@ from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
-from pokerbot.strategies.card_abstraction.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
+from pokerbot.strategies.card_abstraction.abstraction import (
+    SCHEMES,
+    AbstractionError,
+    DistributionAbstraction,
+    EhsAbstraction,
+    ExactAbstraction,
+)
+from pokerbot.strategies.card_abstraction.distribution import load_deal_tables
 from pokerbot.strategies.card_abstraction.tables import EhsTables, TablesError, build_ehs_tables
-from pokerbot.strategies.card_abstraction.distribution import DistributionAbstraction, load_deal_tables
 
 DEFAULT_BOARDS = 10_000
 

@@ -24,19 +24,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.progress import LoggedProgress
-from pokerbot.models.buckets.card_abstraction import AbstractionError
-from pokerbot.models.buckets.tables import DealTables, TablesError
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
+from pokerbot.strategies.card_abstraction.abstraction import AbstractionError, DistributionAbstraction
 from pokerbot.strategies.card_abstraction.distribution import (
     DEFAULT_QUANTILES,
-    DistributionAbstraction,
     build_deal_tables,
     fit_distribution_abstraction,
     load_deal_tables,
     save_deal_tables,
     shipped_abstraction,
 )
+from pokerbot.strategies.card_abstraction.tables import DealTables, TablesError
 
 PREFIX = "kmeans"
 """``--buckets kmeans`` (the shipped abstraction) or ``--buckets kmeans:FILE``."""
