@@ -461,7 +461,7 @@ class DistributionAbstraction(HoldemAbstraction):
             self._later.move_to_end(visible)
         return table
 
-    def _flop(self, flop: Sequence[Card], parallel: bool = False) -> np.ndarray:
+    def _flop(self, flop: Sequence[Card] | np.ndarray, parallel: bool = False) -> np.ndarray:
         """Every holding's flop bucket, from the canonical flop's (computed once)."""
         canonical, permutation = canonical_flop(flop)
         table = self._flops.get(canonical)

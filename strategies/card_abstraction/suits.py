@@ -25,7 +25,7 @@ HOLDING_MAPS = HOLDING_INDEX[CARD_MAPS[:, HOLDINGS[:, 0]], CARD_MAPS[:, HOLDINGS
 """``HOLDING_MAPS[p, h]``: holding ``h`` with its suits permuted by ``p``."""
 
 
-def canonical_flop(flop: Sequence[Card]) -> tuple[tuple[int, ...], int]:
+def canonical_flop(flop: Sequence[Card] | np.ndarray) -> tuple[tuple[int, ...], int]:
     """The suit-canonical form of a flop (the least sorted image over the 24 suit permutations)
     and the permutation that maps the flop onto it."""
     cards = np.asarray(flop, dtype=np.int64)
