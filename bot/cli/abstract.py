@@ -25,6 +25,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from pokerbot.bot.cli.card_abstraction import deal_tables as distribution_tables
+from pokerbot.bot.cli.card_abstraction import is_distribution, load_abstraction
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
@@ -37,7 +39,14 @@ from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
-from pokerbot.strategies.card_abstraction.abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
+from pokerbot.strategies.card_abstraction.abstraction import (
+    SCHEMES,
+    AbstractionError,
+    DistributionAbstraction,
+    EhsAbstraction,
+    ExactAbstraction,
+)
+from pokerbot.strategies.card_abstraction.distribution import load_deal_tables
 from pokerbot.strategies.card_abstraction.tables import EhsTables, TablesError, build_ehs_tables
 
 DEFAULT_BOARDS = 10_000
@@ -70,11 +79,16 @@ def load_tables(path: Path, boards: int, seed: int) -> EhsTables:
 
 
 def make_game(game: Game, buckets: str, scheme: str, deals: Path | None, boards: int, deals_seed: int) -> AbstractGame:
-    """The abstract game of ``buckets`` (a count, or ``exact``)."""
+    """The abstract game of ``buckets`` (a count, ``exact``, or ``kmeans[:FILE]``)."""
     if buckets == "exact":
         return AbstractGame.exact(game)
+    if is_distribution(buckets):
+        if deals is None:
+            raise CommandError("k-means buckets need --deals DEALS.npz (built there when missing)")
+        abstraction = load_abstraction(buckets, game)
+        return AbstractGame.build(abstraction, distribution_tables(abstraction, deals, boards, deals_seed))
     if not buckets.isdigit() or int(buckets) < 1:
-        raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
+        raise CommandError(f"--buckets takes a positive count, 'exact' or 'kmeans[:FILE]', got {buckets!r}")
     if scheme not in SCHEMES:
         raise CommandError(f"unknown --scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
     if deals is None:
@@ -219,6 +233,10 @@ def abstract_report(
         policy = AbstractPolicy.load(policy_path, game)
         if isinstance(policy.abstraction, ExactAbstraction):
             abstract = AbstractGame.build(policy.abstraction)
+        elif isinstance(policy.abstraction, DistributionAbstraction):
+            if deals is None or not deals.exists():
+                raise CommandError("k-means policies need --deals DEALS.npz (their deal tables)")
+            abstract = AbstractGame.build(policy.abstraction, load_deal_tables(deals, policy.abstraction))
         else:
             if deals is None or not deals.exists():
                 raise CommandError("hold'em policies need --deals TABLES.npz (an existing EHS tables file)")

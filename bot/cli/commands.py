@@ -73,6 +73,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "train_rnr",
         "Learn Ponsen, de Jong and Lanctot's (2011) opponent model (a tree per round) from ACPC logs, for MCRNR.",
     ),
+    "abstraction": CommandEntry(
+        "pokerbot.bot.cli.card_abstraction",
+        "abstraction_app",
+        "Build the distribution-aware (k-means) card abstraction.",
+    ),
     "kit": CommandEntry(
         "pokerbot.bot.cli.kit",
         "kit_app",

@@ -27,10 +27,11 @@ class AbstractGame:
     def build(
         cls,
         abstraction: CardAbstraction,
-        source: EhsTables | None = None,
+        source: EhsTables | DealTables | None = None,
         action_abstraction: ActionAbstraction | None = None,
     ) -> AbstractGame:
-        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables)."""
+        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables,
+        EHS tables or deal tables made for the abstraction)."""
         tree = build_betting_tree(abstraction.game, abstraction.num_buckets, action_abstraction)
         return cls(tree, abstraction, abstraction.deal_tables(source))
 
