@@ -178,12 +178,12 @@ def test_compose_command_lines_play_a_real_short_match(name, players, tmp_path):
             for seat in range(1, players + 1)
         ]
         for seat, bot in enumerate(bots, start=1):
-            out, err = bot.communicate(timeout=120)
+            out, err = bot.communicate(timeout=600)
             assert bot.returncode == 0, err[-2000:]
             if seat == 1:  # BOT1_STRATEGY is empty by default: the game's strongest
                 strongest = "adaptive" if players == 2 else "miximax"
                 assert f"name={strongest}" in out + err, (out + err)[-2000:]
-        out, err = dealer.communicate(timeout=60)
+        out, err = dealer.communicate(timeout=300)
     finally:
         dealer.kill()
     assert dealer.returncode == 0, err[-2000:]
