@@ -887,3 +887,24 @@ async def test_against_an_instant_opponent_every_hand_is_observed_before_the_nex
     assert ours.hands_played == 500 and ours.observed == 500
     assert ours.largest_lag == 0
     assert ours.fallbacks < 50  # the strategy answered most requests itself: its lag was measured
+
+
+async def test_a_strategy_whose_observe_raises_is_shown_every_hand_and_the_error_logged(tmp_path: Path) -> None:
+    """Hand 0's observation raises in the strategy process: the client logs it when it sends
+    the next hand's end, which the strategy still gets (every hand counted as observed)."""
+    record = tmp_path / "record.txt"
+
+    class Failing(Recording):
+        def observe(self, view: MatchState) -> None:
+            super().observe(view)
+            if view.hand_number == 0:
+                raise RuntimeError("no lesson today")
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, Failing(KUHN, record), isolation="process")
+    assert result.hands_played == 2 and result.observed == 2 and result.largest_lag == 0
+    failed = [entry for entry in logs if entry["event"] == "observe_failed"]
+    assert [entry["hand"] for entry in failed] == [1] and "no lesson today" in failed[0]["error"]
+    seen = [line.split("|")[:2] for line in record.read_text().splitlines()]
+    assert [hand for kind, hand in seen if kind == "observe"] == ["0", "1"]

@@ -9,10 +9,12 @@ estimate (the exact ones cost about a tenth of a second a flop). Two steps:
 
 ``record`` plays ``--strategy`` (default ``adaptive:10iterations``) against ``--opponent`` in
 process and writes every hand it valued over its range (the final view's ``MATCHSTATE``
-line, the reach, the seed), one JSON line each. ``compare`` values those hands with this
-checkout's estimator for ``--seeds`` seeds each (the hand's seed plus multiples of 1,000),
-with the exact flop equities once, and, with ``--compare``, with another checkout's
-estimator in a child process (its ``range_hand_value`` as it stands there), then prints per
+line, the reach, the seed), one JSON line each. ``compare`` values those hands (but the few
+whose reach gives the holding dealt no weight, which the agent books at that holding) with
+this checkout's estimator for ``--seeds`` seeds each (the hand's seed plus multiples of
+1,000), with the exact flop equities once, and, with ``--compare``, with another checkout's
+estimator in a child process (its ``range_hand_value`` as it stands there; the two
+alternate over ``--rounds`` rounds, a share of the hands each), then prints per
 estimator, in big blinds a hand: the mean over the hands and the standard deviation across
 them (seed 0), the estimator's own noise (the root mean square over the hands of the
 standard deviation across seeds), its root mean square distance to the exact value, and the
@@ -83,6 +85,10 @@ def value_hands(paths: list[str], seeds: int, exact: bool, part: int = 0, parts:
     for row in _hands(paths)[part::parts]:
         view = parse_match_state(row["line"], game)
         reach = np.array(row["reach"])
+        try:  # a hand whose reach gives our holding no weight is booked at the holding: left out
+            range_hand_value(view.state, view.position, reach, seed=row["seed"])
+        except ValueError:
+            continue
         per_seed = []
         for k in range(seeds):
             start = time.process_time()

@@ -393,10 +393,10 @@ class ProcessRunner(Runner):
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
-        warnings = self.warnings()
+        self._send(_OBSERVE + line.encode())
+        warnings = self.warnings()  # an earlier hand's: this one is sent all the same
         if warnings:
             raise StrategyFailedError("; ".join(warnings))
-        self._send(_OBSERVE + line.encode())
 
     async def close(self) -> None:
         """Let the child observe the hands' ends still in its pipe (for up to :data:`DRAIN_SECONDS`),
