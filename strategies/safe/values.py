@@ -35,6 +35,9 @@ from pokerbot.protocol.analysis.showdown import unused_cards
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 
+SHOWDOWN_RUNOUTS = 200
+"""Run-outs (of the 1,081) on which a range's showdown equities against the opponent's shown
+holding are computed after an all-in on the flop, the same for every holding."""
 FLOP_RUNOUTS = 32
 """Run-outs (a turn and a river card) sampled to estimate a flop's equities against a random
 holding: the exact equities cost all 1,176 run-outs of the cards unseen on the flop."""
@@ -98,6 +101,7 @@ def range_hand_value(
     samples: int = 500,
     seed: int = 0,
     flop_runouts: int | None = FLOP_RUNOUTS,
+    showdown_runouts: int | None = SHOWDOWN_RUNOUTS,
 ) -> float:
     """:func:`hand_value`'s estimate averaged over every holding ``position`` could have held
     (the module docstring): ``sum_x w(x) (u(x) - c(x)) / sum_x w(x)``, where ``w`` is ``reach``
@@ -106,8 +110,10 @@ def range_hand_value(
     board dealt before the last action or with the opponent's shown cards taken out; ``u(x)``
     what the hand won holding ``x`` (a fold: the chips won, the same for every holding; a
     showdown: ``x``'s equity against the opponent's holding over the cards dealt after the last
-    action, times the matched chips, exact from the flop on and over ``samples`` boards drawn
-    from ``seed`` pre-flop; only the holdings of positive weight are scored); ``c(x)`` the
+    action, times the matched chips, exact from the turn on, over ``showdown_runouts`` (default
+    :data:`SHOWDOWN_RUNOUTS`; None: all) of the flop's run-outs and over ``samples`` boards
+    pre-flop, drawn from ``seed`` and the same for every holding; only the holdings of positive
+    weight are scored); ``c(x)`` the
     chance corrections for our deal and each board card dealt before the last action,
     ``2 m_r (e_r(x) - e_(r-1)(x))`` with ``e_r`` the equity against a random holding once round
     ``r``'s cards are dealt (the shipped pre-flop table for the deal; exact on the turn and
@@ -136,7 +142,7 @@ def range_hand_value(
     if state.showdown():
         if theirs is None:
             raise ValueError("a showdown without the opponent's cards")
-        equity = equity_all_vs_holding(board, theirs, samples=samples, seed=seed, among=live)
+        equity = equity_all_vs_holding(board, theirs, samples=samples, seed=seed, among=live, runouts=showdown_runouts)
         values = (2.0 * equity - 1.0) * min(state.spent)
     else:
         values = np.full(NUM_HOLDINGS, float(state.values()[position]))
@@ -256,6 +262,7 @@ def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
 
 __all__ = [
     "FLOP_RUNOUTS",
+    "SHOWDOWN_RUNOUTS",
     "RangeReporter",
     "board_equity",
     "board_through",
