@@ -180,10 +180,8 @@ def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool
 
     A hand's end is observed as it comes, so the strategy has learnt every finished hand before
     its next decision: a request that comes in behind a hand's end (the dealer sends the end and
-    the next request together) waits for that observation, which costs a few milliseconds
-    (docs/performance.md). (Answering waiting decisions before waiting observations, as this
-    loop once did, left a searching strategy that faced an opponent who answers at once never
-    idle: its model learnt from hands hundreds of hands old.) A decision whose cut-off passed
+    the next request together) waits for that observation, whose cost comes out of the
+    request's time (docs/performance.md has each strategy's). A decision whose cut-off passed
     before the child could start it (the client has answered with its fallback) is not run, so
     one late request does not keep the child busy through the next ones. ``ordered``: every
     decision is run, late or not.

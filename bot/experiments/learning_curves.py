@@ -158,7 +158,7 @@ def write_curves_plot(curves: Sequence[Curve], path: Path, title: str, unit: str
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(9, 5), dpi=100)
+    figure = Figure(figsize=(9, 5), dpi=80)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     for curve in curves:
