@@ -12,14 +12,14 @@ process and writes every hand it valued over its range (the final view's ``MATCH
 line, the reach, the seed), one JSON line each. ``compare`` values those hands (but the few
 whose reach gives the holding dealt no weight, which the agent books at that holding) with
 this checkout's estimator for ``--seeds`` seeds each (the hand's seed plus multiples of
-1,000), with the exact flop equities once, and, with ``--compare``, with another checkout's
-estimator in a child process (its ``range_hand_value`` as it stands there; the two
-alternate over ``--rounds`` rounds, a share of the hands each), then prints per
-estimator, in big blinds a hand: the mean over the hands and the standard deviation across
-them (seed 0), the estimator's own noise (the root mean square over the hands of the
-standard deviation across seeds), its root mean square distance to the exact value, and the
-CPU milliseconds of one valuation (median and mean; the compiled code loaded beforehand), with
-the machine's load.
+1,000), exactly once (the flop's equities and an all-in on the flop over every run-out),
+and, with ``--compare``, with another checkout's estimator in a child process (its
+``range_hand_value`` as it stands there; the two alternate over ``--rounds`` rounds, a
+share of the hands each), then prints per estimator, in big blinds a hand: the mean over
+the hands and the standard deviation across them (seed 0), the estimator's own noise (the
+root mean square over the hands of the standard deviation across seeds), its root mean
+square distance to the exact value, and the CPU milliseconds of one valuation (median and
+mean; the compiled code loaded beforehand), with the machine's load.
 """
 
 from __future__ import annotations
@@ -107,6 +107,8 @@ def value_hands(paths: list[str], seeds: int, exact: bool, part: int = 0, parts:
         values.append(per_seed)
         if exact:
             options = {flop_option: None}
+            if "showdown_runouts" in accepts:  # every run-out of an all-in on the flop
+                options["showdown_runouts"] = None
             exact_values.append(range_hand_value(view.state, view.position, reach, seed=row["seed"], **options))
     return {"values": values, "seconds": seconds, "exact": exact_values}
 
