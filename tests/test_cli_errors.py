@@ -127,6 +127,9 @@ BAD_INPUTS: list[tuple[str, str]] = [
     # pokerbot experiment model-learning calling-station --hands 100 --every 50; experiment leduc ...
     ("experiment model-learning calling-statio --hands 100 --every 50", "unknown strategy 'calling-statio'"),
     ("experiment model-learning calling-station --hands 100 --every 0", "must be positive"),
+    # pokerbot experiment learning-curves always-raise --players always-fold always-call --hands 200 --plot curves.png
+    ("experiment learning-curves always-rais --players always-fold --hands 200", "unknown strategy 'always-rais'"),
+    ("experiment learning-curves always-raise --players always-fold --window 0", "must be positive"),
     ("experiment leduc --hands 20 --trials 2 --opponents randm --learners adaptive", "unknown opponent randm"),
     ("experiment leduc --hands 20 --trials 0 --opponents random --learners adaptive", "--trials >= 2"),
     # the command itself
@@ -253,7 +256,7 @@ def test_every_readme_example_has_a_broken_twin() -> None:
         group = {
             "kit": {"check"},
             "log": {"check", "convert", "aivat", "audit"},
-            "experiment": {"model-learning", "leduc"},
+            "experiment": {"model-learning", "learning-curves", "leduc"},
         }
         return words[:2] if len(words) > 1 and words[1] in group.get(words[0], set()) else words[:1]
 

@@ -546,10 +546,14 @@ async def test_a_strategy_process_decides_and_observes_in_order(tmp_path: Path) 
     result = await play_against(dealer, Recording(KUHN, record), isolation="process")
     assert result.error is None and result.fallbacks == 0 and result.hands_played == 2
     lines = [line.split("|") for line in record.read_text().splitlines()]
-    # Hand 1's request may overtake hand 0's end (a decision goes before a waiting observation).
-    assert [line[:3] for line in lines if line[0] == "decide"] == [["decide", "0", ""], ["decide", "1", "c"]]
-    assert [line[:3] for line in lines if line[0] == "observe"] == [["observe", "0", "rc"], ["observe", "1", "cc"]]
-    assert lines[0][0] == "decide" and lines[-1][:2] == ["observe", "1"]
+    # Hand 0's end is observed before hand 1's request, which came behind it.
+    assert [line[:3] for line in lines] == [
+        ["decide", "0", ""],
+        ["observe", "0", "rc"],
+        ["decide", "1", "c"],
+        ["observe", "1", "cc"],
+    ]
+    assert result.observed == 2 and result.largest_lag == 0
     pids = {line[3] for line in lines}
     assert len(pids) == 1 and pids != {str(os.getpid())}  # one process, not this one
 
@@ -587,16 +591,10 @@ def _serve_without(parent_end: Any, child_end: Any, *arguments: Any) -> None:
     _serve(child_end, *arguments)
 
 
-def test_a_waiting_decision_goes_before_waiting_observations(tmp_path: Path) -> None:
-    """The request is answered first, then the hands are observed in order."""
-    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=False)
-    assert replies == [b"Ac", b"K", b"K"]
-    assert seen == [["decide", "0", ""], ["observe", "0", "rc"], ["observe", "1", "cc"]]
-
-
-def test_an_ordered_strategy_process_takes_every_request_in_the_order_sent(tmp_path: Path) -> None:
-    """``ordered``: both hands are observed before the request."""
-    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=True)
+@pytest.mark.parametrize("ordered", [False, True])
+def test_a_strategy_process_observes_the_waiting_hands_before_the_request(tmp_path: Path, ordered: bool) -> None:
+    """Both hands' ends are observed, in order, before the request that came behind them."""
+    replies, seen = _two_ends_and_a_request(tmp_path / "record.txt", ordered=ordered)
     assert replies == [b"K", b"K", b"Ac"]
     assert seen == [["observe", "0", "rc"], ["observe", "1", "cc"], ["decide", "0", ""]]
 
@@ -611,8 +609,8 @@ def test_a_request_past_its_cut_off_is_not_run(tmp_path: Path, ordered: bool) ->
         assert replies == [b"K", b"K", b"Ac"]
         assert ["decide", "0", ""] in seen
     else:
-        assert replies[0].startswith(b"E") and b"time was up" in replies[0]
-        assert replies[1:] == [b"K", b"K"]
+        assert replies[:2] == [b"K", b"K"]
+        assert replies[2].startswith(b"E") and b"time was up" in replies[2]
         assert seen == [["observe", "0", "rc"], ["observe", "1", "cc"]]
 
 
@@ -707,7 +705,7 @@ async def test_a_strategy_that_cannot_keep_up_observes_every_hand_and_decides_on
     assert result.hands_played == 2 and result.error is None
     # Hand 1's request waited behind hand 0's observation: it fell back on time. The child
     # reached the request after its cut-off, so it never ran it (the fallback had answered
-    # it); hand 1's end was queued and observed after, before the runner closed.
+    # it); hand 1's end was observed after, before the runner closed.
     assert result.fallbacks == 1 and result.observed == 2
     assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
     assert [line.split("|")[:2] for line in record.read_text().splitlines()] == [
@@ -720,8 +718,8 @@ async def test_a_strategy_that_cannot_keep_up_observes_every_hand_and_decides_on
 async def test_hands_ending_faster_than_the_strategy_observes_are_all_observed_in_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Eight hands whose ends come faster than a 0.1 s observation: each is queued and observed
-    in order between the decisions, none skipped, and the count is the client's."""
+    """Eight hands whose ends come faster than a 0.1 s observation: each is observed before
+    the next hand's decision, none skipped, and the count is the client's."""
     record = tmp_path / "record.txt"
     monkeypatch.setattr("pokerbot.bot.client.runner.DRAIN_SECONDS", 5.0)  # the last ones, after the match
 
@@ -735,10 +733,10 @@ async def test_hands_ending_faster_than_the_strategy_observes_are_all_observed_i
     with capture_logs() as logs:
         result = await play_against(dealer, SlowLearner(KUHN, record), time_per_action=2.0, isolation="process")
     assert result.hands_played == 8 and result.observed == 8 and result.fallbacks == 0
+    assert result.largest_lag == 0
     assert not [entry for entry in logs if entry["event"] == "observe_skipped"]
     seen = [line.split("|")[:2] for line in record.read_text().splitlines()]
-    assert [hand for kind, hand in seen if kind == "observe"] == [str(i) for i in range(8)]
-    assert [hand for kind, hand in seen if kind == "decide"] == [str(i) for i in range(8)]
+    assert seen == [[kind, str(i)] for i in range(8) for kind in ("decide", "observe")]
 
 
 def test_a_closed_runner_s_process_ends_by_itself_at_once() -> None:
@@ -843,3 +841,70 @@ def test_redact_url_hides_tokens_and_passwords_only() -> None:
     assert redact_url("ws://h:1/p?token=abc&seat=2") == "ws://h:1/p?token=***&seat=2"
     assert redact_url("wss://user:pw@h:1/") == "wss://user:***@h:1/"
     assert redact_url("tcp://127.0.0.1:9") == "tcp://127.0.0.1:9"
+
+
+class Searching(Strategy):
+    """Takes ``seconds`` over each decision and each hand's end, as a searching agent does: a
+    strategy process kept busy against an opponent who answers at once."""
+
+    name = "searching"
+
+    def __init__(self, game: Game, seconds: float) -> None:
+        super().__init__(game)
+        self.seconds = seconds
+
+    def decide(self, view: MatchState, deadline: float) -> Action:
+        time.sleep(self.seconds)
+        return CALL
+
+    def observe(self, view: MatchState) -> None:
+        time.sleep(self.seconds)
+
+
+async def test_against_an_instant_opponent_every_hand_is_observed_before_the_next_decision(tmp_path: Path) -> None:
+    """500 hands of no-limit hold'em over TCP against ``random`` (answered inline, at once;
+    some hands end before our first decision) with our dealer: the strategy process observes
+    all 500 hands' ends, and at every decision it answered it had observed every hand finished
+    before (a lag of 0: never more than the hand in play behind)."""
+    from pokerbot.bot.dealer.server import DealerConfig, serve_match
+    from pokerbot.strategies.baselines import RandomPlayer
+
+    game = load_game("holdem-nolimit-2p")
+    config = DealerConfig(
+        match_name="m", game=game, hands=500, seed=3, names=["S", "R"], output_dir=tmp_path, quiet=True
+    )
+    ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
+    async with asyncio.timeout(300):
+        dealer = asyncio.create_task(serve_match(config, on_ports=ports.set_result))
+        url = "tcp://127.0.0.1:{}".format
+        seats = await ports
+        ours, theirs = await asyncio.gather(
+            play_match(url(seats[0]), game, Searching(game, 0.002), isolation="process"),
+            play_match(url(seats[1]), game, RandomPlayer(game, 5)),
+        )
+        outcome = await dealer
+    assert outcome.error is None and ours.error is None and theirs.error is None
+    assert ours.hands_played == 500 and ours.observed == 500
+    assert ours.largest_lag == 0
+    assert ours.fallbacks < 50  # the strategy answered most requests itself: its lag was measured
+
+
+async def test_a_strategy_whose_observe_raises_is_shown_every_hand_and_the_error_logged(tmp_path: Path) -> None:
+    """Hand 0's observation raises in the strategy process: the client logs it when it sends
+    the next hand's end, which the strategy still gets (every hand counted as observed)."""
+    record = tmp_path / "record.txt"
+
+    class Failing(Recording):
+        def observe(self, view: MatchState) -> None:
+            super().observe(view)
+            if view.hand_number == 0:
+                raise RuntimeError("no lesson today")
+
+    dealer = Dealer([*HAND_0, *HAND_1], {HAND_0[0], HAND_1[1]})
+    with capture_logs() as logs:
+        result = await play_against(dealer, Failing(KUHN, record), isolation="process")
+    assert result.hands_played == 2 and result.observed == 2 and result.largest_lag == 0
+    failed = [entry for entry in logs if entry["event"] == "observe_failed"]
+    assert [entry["hand"] for entry in failed] == [1] and "no lesson today" in failed[0]["error"]
+    seen = [line.split("|")[:2] for line in record.read_text().splitlines()]
+    assert [hand for kind, hand in seen if kind == "observe"] == ["0", "1"]

@@ -6,6 +6,7 @@ blueprint's reach against its own decisions in played hands, and the agent's boo
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.actions import CALL, FOLD, Action
-from pokerbot.protocol.analysis.equity import equity_vs_ranges
+from pokerbot.protocol.analysis.equity import equity_vs_random_all, equity_vs_random_runouts, equity_vs_ranges
 from pokerbot.protocol.analysis.headsup import equity_all_vs_holding
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS, conflict_mask, holding_index
 from pokerbot.protocol.analysis.preflop import preflop_equity
@@ -24,7 +25,7 @@ from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_
 from pokerbot.strategies.baselines import AlwaysCall, RandomPlayer
 from pokerbot.strategies.safe.agent import RANGE_VALUE_MIN_BUDGET, SafeExploiter
 from pokerbot.strategies.safe.ledger import SafetySettings
-from pokerbot.strategies.safe.values import flop_equities, hand_value, range_hand_value
+from pokerbot.strategies.safe.values import FLOP_RUNOUTS, flop_equities, hand_value, range_hand_value
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -56,6 +57,32 @@ def test_pre_flop_equities_against_one_holding_are_sampled_boards():
     assert equity[holding_index(parse_cards("Kc2d"))] == 0.0  # shares a card: no weight anywhere
 
 
+@pytest.mark.parametrize("board", ["", "2s7sJc", "2s7sJc4d"])
+def test_equities_against_one_holding_among_some_holdings_are_the_same(board):
+    """``among``: the holdings asked get the answers every holding gets (the same boards
+    pre-flop), the others 0."""
+    cards, villain = parse_cards(board), parse_cards("KsQs")
+    among = np.zeros(NUM_HOLDINGS, dtype=bool)
+    among[[holding_index(parse_cards(h)) for h in ("AhAd", "Th9h", "3c2d", "Kc9d")]] = True
+    full = equity_all_vs_holding(cards, villain, samples=300, seed=4)
+    some = equity_all_vs_holding(cards, villain, samples=300, seed=4, among=among)
+    np.testing.assert_array_equal(some[among], full[among])
+    assert not some[~among].any() and full[among].all()
+
+
+def test_a_flops_equities_against_one_holding_on_sampled_run_outs_are_unbiased():
+    """``runouts``: all 1,081 run-outs give the exact equities; 60 of them, drawn afresh for each
+    seed, average to them (40 seeds: a standard deviation of about 0.01)."""
+    flop, villain = parse_cards("2s7sJc"), parse_cards("KsQs")
+    exact = equity_all_vs_holding(flop, villain)
+    np.testing.assert_array_equal(equity_all_vs_holding(flop, villain, runouts=1081), exact)
+    mean = np.mean([equity_all_vs_holding(flop, villain, runouts=60, seed=seed) for seed in range(40)], axis=0)
+    for holding in ("AhAd", "Th9h", "3c2d", "8s8d"):
+        index = holding_index(parse_cards(holding))
+        assert mean[index] == pytest.approx(exact[index], abs=0.03)
+    assert not equity_all_vs_holding(flop, villain, runouts=60)[holding_index(parse_cards("Ks9d"))]
+
+
 def _hand(mine: str, theirs: str, board: str, actions: list[Action]) -> HandState:
     """Position 0's view of a finished hand: the opponent's cards only if they were shown."""
     state = HandState(NOLIMIT, [parse_cards(mine), parse_cards(theirs)], parse_cards(board))
@@ -70,10 +97,11 @@ def _hand(mine: str, theirs: str, board: str, actions: list[Action]) -> HandStat
     return hidden
 
 
-def _one_holding(state: HandState, position: int, hole: tuple[int, ...]) -> float:
+def _one_holding(state: HandState, position: int, hole: tuple[int, ...], matched: list[int]) -> float:
     """One holding's value, by a second path: its showdown equity against the shown cards
     (or the chips won after a fold), less its chance corrections (equity against a uniform
-    range, one holding at a time)."""
+    range, one holding at a time; ``matched``: the chips matched at the deal and as each
+    street's cards came)."""
     game = state.game
     last = max(r for r, _a, _x in state.history())
     board = state.board_cards[: game.board_start[last] + game.num_board_cards[last]]
@@ -89,21 +117,32 @@ def _one_holding(state: HandState, position: int, hole: tuple[int, ...]) -> floa
     equities += [
         float(equity_vs_ranges(hole, board[:n], np.ones(NUM_HOLDINGS))[0]) for n in (3, 4, 5) if n <= len(board)
     ]
-    matched = [50, 100, 100, 100]  # the blinds' 50 matched at the deal; 100 at each street (checked or called)
     return value - sum(2 * m * (b - a) for m, a, b in zip(matched, equities, equities[1:], strict=False))
 
 
+BETS = [CALL, CALL, Action.raise_to(300), CALL, Action.raise_to(900), CALL, Action.raise_to(2000), CALL]
+"""Called bets on the flop, the turn and the river: chips matched in every round, so every
+round's equities count."""
 CASES = {
-    "river showdown": ("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL] + [CALL] * 6),
-    "fold on the turn": ("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL, CALL, CALL, Action.raise_to(300), FOLD]),
-    "all-in on the flop": ("Th9h", "KsQs", "2s7sJc4d9h", [CALL, CALL, Action.raise_to(20000), CALL]),
-    "fold pre-flop": ("AhAd", "KsQs", "2s7sJc4d9h", [FOLD]),
+    "river showdown": ("AhAd", "KsQs", "2s7sJc4d9h", [CALL, CALL] + [CALL] * 6, [50, 100, 100, 100]),
+    "fold on the turn": (
+        "AhAd",
+        "KsQs",
+        "2s7sJc4d9h",
+        [CALL, CALL, CALL, CALL, Action.raise_to(300), FOLD],
+        [50, 100, 100, 100],
+    ),
+    "all-in on the flop": ("Th9h", "KsQs", "2s7sJc4d9h", [CALL, CALL, Action.raise_to(20000), CALL], [50, 100]),
+    "fold pre-flop": ("AhAd", "KsQs", "2s7sJc4d9h", [FOLD], [50]),
+    "bets called on every street": ("AhAd", "KsQs", "2s7sJc4d9h", BETS, [50, 100, 300, 900]),
 }
+"""Our cards, theirs, the board, the actions, and the chips matched at the deal and as each
+street's cards came (the blinds' 50, then what was checked or called before)."""
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_range_value_is_the_reach_weighted_mean_of_each_holdings_value(case):
-    mine, theirs, board, actions = CASES[case]
+    mine, theirs, board, actions, matched = CASES[case]
     state = _hand(mine, theirs, board, actions)
     reach = np.zeros(NUM_HOLDINGS)
     weighted = {mine: 0.5, "7c7d": 0.25, "Jh8h": 1.0, "2s3d": 1.0, "Ks9d": 1.0}  # 2s: on the flop; Ks: theirs
@@ -114,35 +153,40 @@ def test_the_range_value_is_the_reach_weighted_mean_of_each_holdings_value(case)
     if state.showdown():  # the opponent's cards are seen: the holdings on them drop out
         seen |= set(parse_cards(theirs))
     kept = {c: w for c, w in weighted.items() if not set(parse_cards(c)) & seen}
-    assert len(kept) == {"river showdown": 3, "fold on the turn": 4, "all-in on the flop": 3, "fold pre-flop": 5}[case]
-    expected = sum(w * _one_holding(state, 0, parse_cards(c)) for c, w in kept.items()) / sum(kept.values())
-    assert range_hand_value(state, 0, reach, flop_samples=None) == pytest.approx(expected, abs=1e-6)
+    counts = {"river showdown": 3, "fold on the turn": 4, "all-in on the flop": 3, "fold pre-flop": 5}
+    assert len(kept) == counts.get(case, 3)
+    values = {c: _one_holding(state, 0, parse_cards(c), matched) for c in kept}
+    expected = sum(w * values[c] for c, w in kept.items()) / sum(kept.values())
+    exact = {"flop_runouts": None, "showdown_runouts": None}
+    assert range_hand_value(state, 0, reach, **exact) == pytest.approx(expected, abs=1e-6)
     # the reach of our own holding alone: the hand's value at our cards, with exact equities
-    alone = range_hand_value(state, 0, one_hot(mine), flop_samples=None)
-    assert alone == pytest.approx(_one_holding(state, 0, parse_cards(mine)))
+    alone = range_hand_value(state, 0, one_hot(mine), **exact)
+    assert alone == pytest.approx(values[mine])
 
 
-def test_a_flops_sampled_equities_are_exact_on_average_for_every_holding():
-    """The mean over every turn card of the turn's exact equities is the flop's: each sampled
-    estimate is unbiased, holding by holding (the holding's own cards left out)."""
+def test_a_flops_equities_on_every_run_out_are_exact_and_on_sampled_ones_their_mean():
+    """On every run-out of the flop the run-outs' mean is the flop's exact equity, holding by
+    holding (each on the run-outs that miss its cards); the sampled estimate is that mean on
+    :data:`FLOP_RUNOUTS` run-outs drawn without replacement, so it is unbiased."""
     flop = parse_cards("8h2cJd")
+    win, tie = equity_vs_random_all(flop)
     exact = flop_equities(flop, random.Random(0), None)
-    unseen = [c for c in range(52) if c not in flop]
-    sums = np.zeros(NUM_HOLDINGS)
-    counts = np.zeros(NUM_HOLDINGS)
-    for card in unseen:
-        turn = flop_equities((*flop, card), random.Random(0), None)
-        valid = ~conflict_mask((card,))
-        sums += np.where(valid, turn, 0.0)
-        counts += valid
+    np.testing.assert_array_equal(exact, win + tie / 2.0)
+    every = list(itertools.combinations([c for c in range(52) if c not in flop], 2))
     live = ~conflict_mask(flop)
-    np.testing.assert_allclose((sums / np.maximum(counts, 1))[live], exact[live], atol=1e-12)
+    np.testing.assert_allclose(equity_vs_random_runouts(flop, np.array(every))[live], exact[live], atol=1e-12)
     sampled = flop_equities(flop, random.Random(5))
-    assert 0 < np.abs(sampled - exact)[live].max() < 0.2 and not sampled[~live].any()
+    picks = random.Random(5).sample(every, FLOP_RUNOUTS)
+    for holding in ("AhAd", "Th9h", "3c2d", "8s8d"):  # by a second path: each run-out's river, one holding
+        hole = parse_cards(holding)
+        boards = [(*flop, *pick) for pick in picks if not set(pick) & set(hole)]
+        expected = np.mean([float(equity_vs_ranges(hole, board, np.ones(NUM_HOLDINGS))[0]) for board in boards])
+        assert sampled[holding_index(hole)] == pytest.approx(expected, abs=1e-12)
+    assert 0 < np.abs(sampled - exact)[live].max() < 0.3 and not sampled[~live].any()
 
 
 def test_a_reach_that_never_plays_our_holding_is_refused():
-    state = _hand(*CASES["river showdown"][:3], CASES["river showdown"][3])
+    state = _hand(*CASES["river showdown"][:4])
     with pytest.raises(ValueError, match="no weight"):
         range_hand_value(state, 0, one_hot("7c7d"))
 

@@ -25,7 +25,7 @@ from pokerbot.strategies.baselines import AlwaysCall, AlwaysFold, AlwaysRaise
 from pokerbot.strategies.registry import default_registry, default_strategy
 from pokerbot.strategies.safe.agent import MAX_OPEN_HANDS, SafeExploiter
 from pokerbot.strategies.safe.ledger import RiskLedger, SafetySettings
-from pokerbot.strategies.safe.values import FLOP_SAMPLES, board_equity, hand_value, luck_features
+from pokerbot.strategies.safe.values import FLOP_RUNOUTS, board_equity, hand_value, luck_features
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 LIMIT = load_game("holdem-limit-2p")
@@ -385,16 +385,17 @@ def test_the_safe_agent_is_safe_miximax_and_adaptive_the_default_in_holdem():
         registry.create("safe-miximax", load_game("leduc"), seed=1)
 
 
-def test_a_flop_equity_estimate_is_the_mean_of_sampled_turns_and_unbiased():
-    """On a flop the ledger averages the exact equities after sampled turn cards; over every
-    unseen turn card that average is the flop's exact equity."""
+def test_a_flop_equity_estimate_is_the_mean_of_sampled_run_outs():
+    """On a flop the ledger averages the exact equities on sampled run-outs (a turn and a
+    river card) of the unseen cards, drawn without replacement: an unbiased estimate."""
     hole, flop = parse_cards("Th9h"), parse_cards("8h2cJd")
     uniform = np.ones(NUM_HOLDINGS)
     exact = float(equity_vs_ranges(hole, flop, uniform)[0])
     generator = random.Random(5)
     estimate = board_equity(hole, flop, generator)
-    picks = random.Random(5).sample([c for c in range(52) if c not in set(hole) | set(flop)], FLOP_SAMPLES)
-    expected = sum(float(equity_vs_ranges(hole, (*flop, card), uniform)[0]) for card in picks) / FLOP_SAMPLES
+    unseen = [c for c in range(52) if c not in set(hole) | set(flop)]
+    picks = random.Random(5).sample(list(itertools.combinations(unseen, 2)), FLOP_RUNOUTS)
+    expected = np.mean([float(equity_vs_ranges(hole, (*flop, *pick), uniform)[0]) for pick in picks])
     assert estimate == pytest.approx(expected) and estimate != pytest.approx(exact, abs=1e-9)
     turn = (*flop, parse_cards("3s")[0])
     assert board_equity(hole, turn, generator) == pytest.approx(float(equity_vs_ranges(hole, turn, uniform)[0]))

@@ -197,7 +197,11 @@ def play(
         raise fail(
             f"the dealer's lines do not fit the game {game}: {result.mismatch}; does it play another game?", "--game"
         )
-    typer.echo(score_line(name, result.hands_played, result.chips, game_definition.big_blind, result.observed))
+    typer.echo(
+        score_line(
+            name, result.hands_played, result.chips, game_definition.big_blind, result.observed, result.largest_lag
+        )
+    )
     if result.error is not None:
         if log_format is LogFormat.json:
             log.error("match_failed", error=result.error, hands=result.hands_played)
@@ -221,11 +225,12 @@ HUMAN_LIMITS = TimeLimits(response_ms=1e12, hand_ms=1e12, per_hand_ms=1e12)
 """The client's limits for a person: none of its own (the dealer's limits still apply)."""
 
 
-def score_line(name: str, hands: int, chips: float, big_blind: int, observed: int) -> str:
-    """``final score of NAME: N hands, X chips (Y mbb/hand), M observed``: M is the hands'
-    ends the strategy observed."""
+def score_line(name: str, hands: int, chips: float, big_blind: int, observed: int, largest_lag: int = 0) -> str:
+    """``final score of NAME: N hands, X chips (Y mbb/hand), observed M of N, largest lag K
+    hands``: M is the hands' ends the strategy observed, K the most finished hands it had not
+    yet observed when it answered a request."""
     rate = 1000.0 * chips / big_blind / hands if hands else 0.0
     return (
         f"final score of {name}: {plural(hands, 'hand')}, {format_value(chips)} chips ({rate:+.1f} mbb/hand), "
-        f"{observed} observed"
+        f"observed {observed} of {hands}, largest lag {plural(largest_lag, 'hand')}"
     )

@@ -3,9 +3,10 @@
 :func:`play_match` connects (retrying with back-off for up to ``connect_timeout`` seconds,
 since a bot in a container may start before its dealer), sends the version line, answers
 every request of the dealer through :class:`~pokerbot.protocol.session.ClientSession` and calls
-``strategy.observe`` with the final view of every hand (queued while the strategy is busy,
-never skipped: :attr:`ClientResult.observed` counts them). A match ends normally when the
-dealer closes the connection between two hands.
+``strategy.observe`` with the final view of every hand (before the strategy's next decision,
+never skipped: :attr:`ClientResult.observed` counts them, :attr:`ClientResult.largest_lag`
+says how far behind the strategy ever was). A match ends normally when the dealer closes the
+connection between two hands.
 
 The dealer is named by a URL (``tcp://host:port``, ``ws://host:port/path``): the transport
 registry (:mod:`pokerbot.bot.transports`) picks the transport by its scheme.
@@ -89,6 +90,9 @@ class ClientResult:
     (the line and why): the dealer plays another game, so the client stopped there."""
     observed: int = 0
     """Hands' ends the strategy observed (every finished hand, unless the strategy failed)."""
+    largest_lag: int = 0
+    """The most finished hands the strategy had not yet observed when it answered a request
+    (0: at every decision it had learnt every hand before the current one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +142,8 @@ class _Player:
         """The cut-off of the latest request, in seconds from its reading."""
         self.too_long: str | None = None
         """Set when the dealer sent an over-long line, on which the client closed the connection."""
+        self.largest_lag = 0
+        """The most finished hands not yet observed at a decision the strategy answered."""
 
     def _new_state(self, view: MatchState) -> None:
         if view.hand_number != self.hand_number or not self.in_hand:
@@ -270,7 +276,13 @@ class _Player:
             return self._fallback(view, f"the strategy did not answer within {hard:.3f} s")
         except StrategyFailedError as problem:
             return self._fallback(view, f"the strategy failed: {problem}")
+        self._note_lag()
         return self._checked(view, action)
+
+    def _note_lag(self) -> None:
+        """The strategy answered a request: the hands finished that it had not observed by then
+        (a strategy process acknowledges each observation before the answers that follow it)."""
+        self.largest_lag = max(self.largest_lag, self.session.hands_finished - self.runner.observed)
 
     def _checked(self, view: MatchState, action: object) -> Action:
         """``action`` when it is legal in ``view``, else the fallback."""
@@ -366,6 +378,7 @@ class _Player:
             action = self._inline().decide_now(view, started + soft)
         except StrategyFailedError as problem:
             return self._fallback(view, f"the strategy failed: {problem}")
+        self._note_lag()
         return self._checked(view, action)
 
     def _fallback(self, view: MatchState, reason: str, *, quick: bool = True) -> Action:
@@ -390,9 +403,9 @@ class _Player:
 
     async def _observe(self, view: MatchState, line: str) -> None:
         """Show the strategy the hand's end. A strategy in a process of its own gets it
-        without the client waiting (queued there); in a thread it may use half the next
-        decision's budget (the next request may already be waiting: its time runs), and is
-        skipped while the thread still runs a late call."""
+        without the client waiting (observed there before its next decision); in a thread it
+        may use half the next decision's budget (the next request may already be waiting: its
+        time runs), and is skipped while the thread still runs a late call."""
         _, hard = self.clock.budget()
         try:
             await self.runner.observe(view, line, max(_OBSERVE_SHARE * hard, _OBSERVE_MIN_SECONDS))
@@ -471,13 +484,11 @@ async def play_match(
     ``time_per_action`` caps each decision, in seconds; ``token`` is presented to a dealer
     that requires one (WebSocket). ``isolation`` says where the strategy runs
     (:mod:`pokerbot.bot.client.runner`: by default a process of its own, or inline for a
-    cheap strategy; the strategy object itself then sees no calls). ``ordered``: the strategy
-    observes every hand, in order, before its next decision, however slow its observations
-    (reproducible matches under generous limits; by default a strategy process observes the
-    hands' ends queued whenever no decision waits, so a decision waits for at most one
-    observation). ``say`` gets what the person running the client should know while it waits
-    for the match to start (``waiting for the dealer: 1 of 2 seats connected``; default: the
-    log, at info level). The strategy's
+    cheap strategy; the strategy object itself then sees no calls). The strategy observes every
+    hand's end before its next decision. ``ordered``: a strategy process runs every decision,
+    late or not (reproducible matches under generous limits). ``say`` gets what the person
+    running the client should know while it waits for the match to start (``waiting for the
+    dealer: 1 of 2 seats connected``; default: the log, at info level). The strategy's
     :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
@@ -499,11 +510,12 @@ async def play_match(
     finally:
         await connection.close()
         await runner.close()  # after the hands' ends still queued are observed
-    result = dataclasses.replace(result, observed=runner.observed)
+    result = dataclasses.replace(result, observed=runner.observed, largest_lag=player.largest_lag)
     log.info(
         "match_over",
         hands=result.hands_played,
         observed=result.observed,
+        largest_lag=result.largest_lag,
         fallbacks=result.fallbacks,
         error=result.error,
     )

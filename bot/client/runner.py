@@ -15,8 +15,8 @@ Every runner has the same two calls: :meth:`~Runner.decide` returns the strategy
 raises :class:`~pokerbot.bot.client.worker.StrategyBusyError` (an earlier call overran and still
 runs), TimeoutError (no answer in time) or :class:`StrategyFailedError` (the strategy raised,
 or its process died); :meth:`~Runner.observe` shows a finished hand (a child process gets it
-without the client waiting, queued: every hand's end is observed, in order, between
-decisions). :attr:`~Runner.observed` counts the hands' ends the strategy has observed.
+without the client waiting and observes it before its next decision: every hand's end, in
+order). :attr:`~Runner.observed` counts the hands' ends the strategy has observed.
 """
 
 from __future__ import annotations
@@ -43,11 +43,11 @@ Isolation = Literal["auto", "process", "thread", "inline"]
 """How a strategy runs: ``auto`` picks ``inline`` for cheap strategies, else ``process``
 (``thread`` where processes cannot be forked)."""
 _JOIN_SECONDS = 1.0
-DRAIN_SECONDS = 0.1
+DRAIN_SECONDS = 1.0
 """How long a closing runner waits for its strategy process to observe the hands' ends still
-queued (then the process is ended): the match is over, so they can no longer change its play,
-and a client must leave promptly. An ``ordered`` runner (every hand observed before
-the next decision, whatever it costs) waits up to ten seconds."""
+in its pipe (then the process is ended): the last hand's, or the last few when the opponent
+ended hands without a decision of ours, a few milliseconds each. An ``ordered`` runner waits
+up to ten seconds."""
 MAX_DECIDING = 2
 """Decisions a strategy process may have in hand: one the client gave up on and still runs,
 and the next, which waits for the child within its own time (against a fast opponent a
@@ -176,45 +176,34 @@ def _child(parent_end: Connection, connection: Connection, strategy: Strategy, g
 
 
 def _serve(connection: Connection, strategy: Strategy, game: Game, ordered: bool = False) -> None:
-    """The strategy process: answer decide requests in order, observe hands, until the pipe closes.
+    """The strategy process: take the client's messages in the order sent, until the pipe closes.
 
-    A decision goes before the observations still waiting: the pipe is drained before each
-    observation, so a request that came in behind a hand's end (the dealer sends the end and
-    the next request together) waits for at most the one observation under way, not for every
-    one queued; those are observed after it, in order. (Waiting a moment for such a request
-    before observing was tried: against a fast opponent hands end faster than that, the
-    observations piled up and hands' ends were skipped.) A decision whose cut-off passed before
-    the child could start it (the client has answered with its fallback) is not run, so one
-    late request does not keep the child busy through the next ones. ``ordered``: every
-    message in the order it came (a decision waits for the hands' ends sent before it), and
-    every decision run.
+    A hand's end is observed as it comes, so the strategy has learnt every finished hand before
+    its next decision: a request that comes in behind a hand's end (the dealer sends the end and
+    the next request together) waits for that observation, whose cost comes out of the
+    request's time (docs/performance.md has each strategy's). A decision whose cut-off passed
+    before the child could start it (the client has answered with its fallback) is not run, so
+    one late request does not keep the child busy through the next ones. ``ordered``: every
+    decision is run, late or not.
     """
     signal.set_wakeup_fd(-1)  # the parent's event loop owns the inherited wake-up pipe
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     reader = MatchStateReader(game)
-    waiting: collections.deque[str] = collections.deque()
-    """Hands' ends received and not yet observed (wire text)."""
     while True:
         try:
-            if waiting and not connection.poll():
-                _observe(connection, strategy, reader, waiting.popleft())
-                continue
             message = connection.recv_bytes()
         except (EOFError, OSError):
             message = b""
         kind, text = message[:1], message[1:].decode()
         if kind == _DECIDE:
             _decide(connection, strategy, reader, game, text, ordered)
-        elif kind == _OBSERVE and ordered:
-            _observe(connection, strategy, reader, text)
         elif kind == _OBSERVE:
-            waiting.append(text)
-        else:  # the end: the quit message, or the client closed its end
             with contextlib.suppress(EOFError, OSError):
-                while waiting:
-                    _observe(connection, strategy, reader, waiting.popleft())
-                if kind == _QUIT:
+                _observe(connection, strategy, reader, text)
+        else:  # the end: the quit message, or the client closed its end
+            if kind == _QUIT:
+                with contextlib.suppress(EOFError, OSError):
                     connection.send_bytes(_BYE)
             return
 
@@ -262,16 +251,15 @@ class ProcessRunner(Runner):
     its cut-off. A request the child reaches only after the client's cut-off is not run
     (the client has sent its fallback; running it would keep the child busy through the
     next requests too).
-    Observations are sent without waiting and queued in the child, which observes them in
-    order whenever no decision waits (a decision waits for at most the observation under way),
-    so every hand's end reaches the strategy however the limits go. A child that dies makes
-    every later call fail. Closing the runner lets the child observe what is still queued (for
-    up to :data:`DRAIN_SECONDS`) before it ends.
+    Observations are sent without waiting; the child takes them in the order sent, so the
+    strategy observes every hand's end before its next decision (a request that comes behind a
+    hand's end waits for its observation). A child that dies makes every later call fail.
+    Closing the runner lets the child observe what is still in its pipe (for up to
+    :data:`DRAIN_SECONDS`) before it ends.
 
-    ``ordered``: the child takes every request in the order sent, so the strategy observes
-    every hand before its next decision, as it would in one process:
-    a match with a node-budget strategy is then the same under any load. Its decisions may
-    wait for its observations: for matches whose limits are generous (``pokerbot match``).
+    ``ordered``: the child also runs every decision, late or not, so the strategy decides as
+    it would in one process: a match with a node-budget strategy is then the same under any
+    load (``pokerbot match``, whose limits are generous).
     """
 
     kind = "process"
@@ -295,7 +283,7 @@ class ProcessRunner(Runner):
         self._warnings: list[str] = []
         self.observed = 0
         self._bye: asyncio.Future[None] | None = None
-        """Set when the child has observed every queued hand's end after the quit message."""
+        """Set when the child has observed every hand's end sent before the quit message."""
         self._dead: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._freed: list[asyncio.Future[None]] = []
@@ -399,18 +387,17 @@ class ProcessRunner(Runner):
             raise StrategyFailedError(f"the strategy answered {text!r}: {error}") from None
 
     async def observe(self, view: MatchState, line: str, timeout: float) -> None:
-        """Send the hand's end without waiting: the child queues it and observes it between
-        decisions, in order."""
+        """Send the hand's end without waiting: the child observes it before its next decision."""
         self._watch()
         if self._dead is not None:
             raise StrategyFailedError(self._dead)
-        warnings = self.warnings()
+        self._send(_OBSERVE + line.encode())
+        warnings = self.warnings()  # an earlier hand's: this one is sent all the same
         if warnings:
             raise StrategyFailedError("; ".join(warnings))
-        self._send(_OBSERVE + line.encode())
 
     async def close(self) -> None:
-        """Let the child observe the hands' ends still queued (for up to :data:`DRAIN_SECONDS`),
+        """Let the child observe the hands' ends still in its pipe (for up to :data:`DRAIN_SECONDS`),
         close the pipe and reap the child (killed if it does not end)."""
         if self._loop is not None and self._dead is None:
             self._bye = self._loop.create_future()
@@ -433,8 +420,7 @@ class ProcessRunner(Runner):
 
 def make_runner(strategy: Strategy, game: Game, isolation: Isolation = "auto", *, ordered: bool = False) -> Runner:
     """The runner for ``strategy``: see :data:`Isolation`. ``ordered``: a strategy process
-    observes every hand before its next decision (:class:`ProcessRunner`); inline the order
-    is always kept."""
+    runs every decision, late or not (:class:`ProcessRunner`)."""
     if isolation == "auto":
         if strategy.cheap:
             isolation = "inline"

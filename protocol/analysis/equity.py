@@ -23,6 +23,8 @@ Against **a random hand** (every holding without a known card equally likely):
 * :func:`equity_vs_random_all`: every holding at once, its exact chances of a win and of a
   tie (3 to 5 board cards; the answers for the last :data:`KEPT_BOARDS` boards are kept
   and shared by every caller in the process);
+* :func:`equity_vs_random_runouts`: every holding at once, on given run-outs of the board
+  (a sample of them: an unbiased estimate for a fraction of the cost);
 * :func:`equity_vs_random`: one holding (:func:`equity_vs_ranges` with the uniform range);
 * :func:`sampled_preflop_equity`: one holding pre-flop, from compiled seeded deals (the
   generator of the shipped pre-flop table);
@@ -68,7 +70,17 @@ from pokerbot.protocol.cards import NUM_CARDS, Card
 @compiled
 def _vs_random_kernel(known: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     missing = BOARD_CARDS - known.shape[0]
-    deals = runouts(unused_cards(known), missing)
+    return _vs_random_deals(known, runouts(unused_cards(known), missing), holdings)
+
+
+@compiled
+def _vs_random_deals(
+    known: np.ndarray, deals: np.ndarray, holdings: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each holding's wins, ties and showdowns against every holding (card removal on both
+    sides) over the run-outs ``deals`` (rows of cards completing ``known`` to five), counted
+    on the run-outs that use none of its cards."""
+    missing = deals.shape[1]
     count = holdings.shape[0]
     wins = np.zeros(count)
     ties = np.zeros(count)
@@ -144,6 +156,25 @@ def _vs_random_all(board: tuple[Card, ...]) -> tuple[np.ndarray, np.ndarray]:
     win.setflags(write=False)
     tie.setflags(write=False)
     return win, tie
+
+
+def equity_vs_random_runouts(board: Sequence[Card], deals: np.ndarray) -> np.ndarray:
+    """Every holding's equity (wins plus half the ties; an array over :data:`HOLDINGS`) against
+    one uniformly random holding, on the run-outs ``deals`` of ``board`` alone (int rows, each
+    the cards that complete ``board`` to five, none of them on it): for each holding the mean
+    of its exact equity on the five-card boards among them that use none of its cards; nan
+    where none does, 0 for holdings on a card of ``board``. When ``deals`` are drawn uniformly
+    without replacement from every run-out of ``board``, an unbiased estimate of each holding's
+    :func:`equity_vs_random_all` at a cost in proportion to their number (a river board's
+    exact equities cost one run-out, a flop's 1,176)."""
+    known = np.array(board, dtype=np.int64)
+    rows = np.asarray(deals, dtype=np.int64).reshape(len(deals), BOARD_CARDS - len(board))
+    wins, ties, totals = _vs_random_deals(known, np.ascontiguousarray(rows), HOLDINGS)
+    equity = (wins + ties / 2.0) / np.where(totals > 0, totals, 1.0)
+    on_board = np.zeros(NUM_HOLDINGS, dtype=bool)
+    for card in board:
+        on_board |= (HOLDINGS[:, 0] == card) | (HOLDINGS[:, 1] == card)
+    return np.where(totals > 0, equity, np.where(on_board, 0.0, np.nan))
 
 
 _UNIFORM = np.ones(NUM_HOLDINGS)
@@ -437,6 +468,7 @@ __all__ = [
     "Eval7Range",
     "equity_all_vs_range",
     "equity_vs_random",
+    "equity_vs_random_runouts",
     "equity_vs_random_all",
     "equity_vs_ranges",
     "multiway_share",

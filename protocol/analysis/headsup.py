@@ -71,17 +71,40 @@ def _vs_holding_kernel(known: np.ndarray, villain: int, holdings: np.ndarray, bo
 
 
 def equity_all_vs_holding(
-    board: Sequence[Card], villain: Sequence[Card], *, samples: int = 500, seed: int = 0
+    board: Sequence[Card],
+    villain: Sequence[Card],
+    *,
+    samples: int = 500,
+    seed: int = 0,
+    among: np.ndarray | None = None,
+    runouts: int | None = None,
 ) -> np.ndarray:
     """The equity (wins + ties / 2) of every holding (an array over :data:`HOLDINGS`) against
     the one holding ``villain`` at showdown, the rest of ``board`` dealt uniformly from the
     cards that neither holding nor the board uses; 0 for holdings that clash with ``villain``
     or ``board``. Exact with 3 to 5 board cards; with fewer, every holding is scored on the
-    same ``samples`` boards drawn from ``seed`` (the ones that use none of its cards)."""
+    same ``samples`` boards drawn from ``seed`` (the ones that use none of its cards).
+    ``among`` (booleans over :data:`HOLDINGS`): only those holdings are scored, the same
+    answers at a cost in proportion to their number; the others get 0. ``runouts``: on a flop,
+    that many of the 1,081 run-outs (of the cards neither the board nor ``villain`` holds)
+    drawn from ``seed`` without replacement instead of all of them (the same for every
+    holding, each scored on those that miss its cards: unbiased)."""
     if len(board) > BOARD_CARDS:
         raise ValueError(f"a board has at most {BOARD_CARDS} cards, got {len(board)}")
     boards = completions(board, set(villain), samples, seed)
-    return _vs_holding_kernel(np.array(board, dtype=np.int64), holding_index(villain), HOLDINGS, boards)
+    if runouts is not None and len(board) == BOARD_CARDS - 2 and runouts < len(boards):
+        boards = boards[np.sort(np.random.default_rng(seed).choice(len(boards), runouts, replace=False))]
+    known = np.array(board, dtype=np.int64)
+    theirs = holding_index(villain)
+    if among is None:
+        return _vs_holding_kernel(known, theirs, HOLDINGS, boards)
+    chosen = np.asarray(among, dtype=bool).copy()
+    chosen[theirs] = True  # the villain's rank is read from the same rows
+    rows = np.flatnonzero(chosen)
+    scores = _vs_holding_kernel(known, int(np.searchsorted(rows, theirs)), HOLDINGS[rows], boards)
+    equity = np.zeros(len(HOLDINGS))
+    equity[rows] = scores
+    return equity
 
 
 @compiled

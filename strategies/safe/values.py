@@ -20,13 +20,14 @@ safety rule can tell a weak opponent's gifts from noise. Amounts are chips, two-
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pokerbot.protocol.analysis.equity import equity_vs_random, equity_vs_random_all
+from pokerbot.protocol.analysis.equity import equity_vs_random, equity_vs_random_all, equity_vs_random_runouts
 from pokerbot.protocol.analysis.headsup import equity_all_vs_holding, heads_up_equity
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, NUM_HOLDINGS, conflict_mask, holding_index
 from pokerbot.protocol.analysis.preflop import preflop_equity
@@ -34,8 +35,12 @@ from pokerbot.protocol.analysis.showdown import unused_cards
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 
-FLOP_SAMPLES = 4
-"""Turn cards sampled to estimate a flop's equity (an exact flop costs about 20 times one turn)."""
+SHOWDOWN_RUNOUTS = 200
+"""Run-outs (of the 1,081) on which a range's showdown equities against the opponent's shown
+holding are computed after an all-in on the flop, the same for every holding."""
+FLOP_RUNOUTS = 32
+"""Run-outs (a turn and a river card) sampled to estimate a flop's equities against a random
+holding: the exact equities cost all 1,176 run-outs of the cards unseen on the flop."""
 
 
 @runtime_checkable
@@ -61,7 +66,7 @@ def hand_value(state: HandState, position: int, *, samples: int = 2000, seed: in
     * **chance corrections** (``luck``; AIVAT's, Burch et al. 2018, with a value function of
       our cards alone): for our deal and each board card dealt before the last action, minus
       ``2 m (e_after - e_before)``, ``e`` our equity against a random holding (exact on the
-      turn and river; on the flop an unbiased estimate from sampled turn cards drawn from
+      turn and river; on the flop an unbiased estimate from sampled run-outs drawn from
       ``seed``, :func:`board_equity`; pre-flop the shipped table, whose mean over the deals
       is the expectation) and ``m`` the chips matched when the card came. Each term has mean
       zero over the card whatever anyone plays (up to the removal of the opponent's two
@@ -95,7 +100,8 @@ def range_hand_value(
     *,
     samples: int = 500,
     seed: int = 0,
-    flop_samples: int | None = FLOP_SAMPLES,
+    flop_runouts: int | None = FLOP_RUNOUTS,
+    showdown_runouts: int | None = SHOWDOWN_RUNOUTS,
 ) -> float:
     """:func:`hand_value`'s estimate averaged over every holding ``position`` could have held
     (the module docstring): ``sum_x w(x) (u(x) - c(x)) / sum_x w(x)``, where ``w`` is ``reach``
@@ -104,15 +110,20 @@ def range_hand_value(
     board dealt before the last action or with the opponent's shown cards taken out; ``u(x)``
     what the hand won holding ``x`` (a fold: the chips won, the same for every holding; a
     showdown: ``x``'s equity against the opponent's holding over the cards dealt after the last
-    action, times the matched chips, exact from the flop on and over ``samples`` boards drawn
-    from ``seed`` pre-flop); ``c(x)`` the chance corrections for our deal and each board card
-    dealt before the last action, ``2 m (e_after(x) - e_before(x))`` with ``e`` the equity
-    against a random holding (the shipped pre-flop table for the deal; exact on the turn and
-    river; on the flop exact, or with ``flop_samples`` (default :data:`FLOP_SAMPLES`; None:
-    exact) the unbiased estimate of :func:`flop_equities`, a tenth of the cost) and ``m`` the
-    chips matched when the card came. Two-player 52-card hold'em with our cards known; raises
-    ``ValueError`` when ``reach`` gives our own holding no weight (it does not describe how we
-    played)."""
+    action, times the matched chips, exact from the turn on, over ``showdown_runouts`` (default
+    :data:`SHOWDOWN_RUNOUTS`; None: all) of the flop's run-outs and over ``samples`` boards
+    pre-flop, drawn from ``seed`` and the same for every holding; only the holdings of positive
+    weight are scored); ``c(x)`` the
+    chance corrections for our deal and each board card dealt before the last action,
+    ``2 m_r (e_r(x) - e_(r-1)(x))`` with ``e_r`` the equity against a random holding once round
+    ``r``'s cards are dealt (the shipped pre-flop table for the deal; exact on the turn and
+    river; on the flop exact, or with ``flop_runouts`` (default :data:`FLOP_RUNOUTS`; None:
+    exact) the unbiased estimate of :func:`flop_equities`, about a fortieth of the cost) and
+    ``m_r`` the chips matched when the cards came. The corrections are summed round by round
+    as ``sum_r 2 (m_r - m_(r+1)) e_r`` (the last round's ``2 m_r e_r``, less ``2 m_0`` times
+    the table's mean), so a round's equities are computed only when chips were matched in it.
+    Two-player 52-card hold'em with our cards known; raises ``ValueError`` when ``reach``
+    gives our own holding no weight (it does not describe how we played)."""
     if not state.finished:
         raise ValueError("the hand is not over")
     game = state.game
@@ -127,43 +138,46 @@ def range_hand_value(
         weights[conflict_mask(theirs)] = 0.0
     if weights[holding_index(mine)] <= 0.0:
         raise ValueError(f"the range gives our holding {mine} no weight")
+    live = weights > 0.0
     if state.showdown():
         if theirs is None:
             raise ValueError("a showdown without the opponent's cards")
-        equity = equity_all_vs_holding(board, theirs, samples=samples, seed=seed)
+        equity = equity_all_vs_holding(board, theirs, samples=samples, seed=seed, among=live, runouts=showdown_runouts)
         values = (2.0 * equity - 1.0) * min(state.spent)
     else:
         values = np.full(NUM_HOLDINGS, float(state.values()[position]))
     matched, _most = _matched_at_deals(state)
     table = preflop_equity()
-    before = np.asarray(table, dtype=float)
-    values -= 2.0 * matched[0] * (before - float(table.mean()))
+    values += 2.0 * matched[0] * float(table.mean())
     generator = random.Random(seed)
-    for r in range(1, last_round + 1):
-        cards = board_through(state, r)
-        after = flop_equities(cards, generator, flop_samples) if len(cards) == 3 else _equities(cards)
-        values -= 2.0 * matched[r] * (after - before)
-        before = after
-    live = weights > 0.0
+    for r in range(last_round + 1):
+        weight = 2.0 * (matched[r] - (matched[r + 1] if r < last_round else 0))
+        if weight == 0.0:
+            continue
+        if r == 0:
+            after = np.asarray(table, dtype=float)
+        else:
+            cards = board_through(state, r)
+            after = flop_equities(cards, generator, flop_runouts) if len(cards) == 3 else _equities(cards)
+        values -= weight * after
     return float(np.dot(weights[live], values[live]) / weights[live].sum())
 
 
-def flop_equities(flop: Sequence[Card], generator: random.Random, samples: int | None = FLOP_SAMPLES) -> np.ndarray:
+def flop_equities(flop: Sequence[Card], generator: random.Random, runouts: int | None = FLOP_RUNOUTS) -> np.ndarray:
     """The equity of every holding against a random holding on the three-card ``flop`` (0 for
-    holdings on a flop card): exact with ``samples`` None; else, for each holding, the mean of
-    the exact equities after ``samples`` turn cards drawn without replacement from the unseen
-    ones (those of the holding's own cards left out), an unbiased estimate at a fraction of the
-    cost, as :func:`board_equity` makes for one holding."""
-    if samples is None:
+    holdings on a flop card): exact with ``runouts`` None; else, for each holding, the mean of
+    its exact equities on ``runouts`` run-outs (a turn and a river card) drawn from
+    ``generator`` without replacement among every run-out of the unseen cards, those that use
+    none of its cards (every holding but about one in twelve keeps all of them): an unbiased
+    estimate, the same run-outs for every holding (a holding that every drawn run-out touches,
+    which almost never happens, gets its exact equity)."""
+    if runouts is None:
         return _equities(flop)
     unseen = unused_cards(np.array(flop, dtype=np.int64)).tolist()
-    total = np.zeros(NUM_HOLDINGS)
-    count = np.zeros(NUM_HOLDINGS)
-    for card in generator.sample(unseen, samples):
-        valid = ~conflict_mask((card,))
-        total += np.where(valid, _equities((*flop, card)), 0.0)
-        count += valid
-    return np.where(count > 0, total / np.maximum(count, 1.0), 0.0)
+    picks = generator.sample(list(itertools.combinations(unseen, 2)), runouts)
+    equity = equity_vs_random_runouts(flop, np.array(picks, dtype=np.int64))
+    missing = np.isnan(equity)
+    return np.where(missing, _equities(flop), equity) if missing.any() else equity
 
 
 def _equities(board: Sequence[Card]) -> np.ndarray:
@@ -219,14 +233,14 @@ def luck_features(state: HandState, position: int, *, seed: int = 0) -> tuple[np
 
 def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.Random) -> float:
     """The equity of ``hole`` against a random holding on ``board`` (4 or 5 cards: exact). On
-    a flop, an unbiased estimate for a fraction of the cost: the mean of the exact equities
-    after :data:`FLOP_SAMPLES` next cards drawn without replacement from the unseen ones (the
-    mean over every unseen next card is the flop's equity), from ``generator``."""
+    a flop, an unbiased estimate for a fraction of the cost: the mean of its exact equities on
+    :data:`FLOP_RUNOUTS` run-outs (a turn and a river card) drawn without replacement, from
+    ``generator``, among every run-out of the cards unseen by ``hole`` and the flop."""
     if len(board) != 3:
         return equity_vs_random(hole, board)
     unseen = unused_cards(np.array((*hole, *board), dtype=np.int64)).tolist()
-    picks = generator.sample(unseen, FLOP_SAMPLES)
-    return sum(equity_vs_random(hole, (*board, card)) for card in picks) / FLOP_SAMPLES
+    picks = generator.sample(list(itertools.combinations(unseen, 2)), FLOP_RUNOUTS)
+    return float(equity_vs_random_runouts(board, np.array(picks, dtype=np.int64))[holding_index(hole)])
 
 
 def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
@@ -247,7 +261,8 @@ def _matched_at_deals(state: HandState) -> tuple[list[int], list[int]]:
 
 
 __all__ = [
-    "FLOP_SAMPLES",
+    "FLOP_RUNOUTS",
+    "SHOWDOWN_RUNOUTS",
     "RangeReporter",
     "board_equity",
     "board_through",
