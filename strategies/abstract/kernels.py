@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from pokerbot.protocol.analysis.splitmix import next_below, next_float
+from pokerbot.strategies.regret import regret_match
 
 TERMINAL = 1
 MAX_DEPTH = 64
@@ -58,22 +59,6 @@ def _terminal_value(node: int, sign: int, folder: np.ndarray, spent: np.ndarray,
     if who == 1:
         return float(spent[node, 1])
     return float(sign * stake[node])
-
-
-@nb.njit(cache=True, inline="always")
-def _regret_match(regrets: np.ndarray, g: int, row: int, n: int, out: np.ndarray) -> None:
-    total = 0.0
-    for a in range(n):
-        r = regrets[g, row, a]
-        if r > 0.0:
-            total += r
-    if total > 0.0:
-        for a in range(n):
-            r = regrets[g, row, a]
-            out[a] = r / total if r > 0.0 else 0.0
-    else:
-        for a in range(n):
-            out[a] = 1.0 / n
 
 
 @nb.njit(cache=True, inline="always")
@@ -129,6 +114,7 @@ def os_mccfr(
     path_own = np.zeros(MAX_DEPTH)
     path_other = np.zeros(MAX_DEPTH)
     path_sigma = np.zeros((MAX_DEPTH, width))
+    total = np.zeros(1)
     sampling = np.zeros(width)
     reach = np.zeros(2)
     for step in range(count):
@@ -151,7 +137,7 @@ def os_mccfr(
                 for a in range(n):
                     sigma[a] = fixed[row, a]
             else:
-                _regret_match(regrets, g, row, n, sigma)
+                regret_match(regrets[g, row : row + 1].T, 0, n, path_sigma[depth : depth + 1].T, total, False)
             for a in range(n):
                 sampling[a] = epsilon / n + (1.0 - epsilon) * sigma[a]
             a = _pick(state, sampling, n)
@@ -207,6 +193,7 @@ def _es_traverse(
     frames: np.ndarray,
     sigmas: np.ndarray,
     values: np.ndarray,
+    total: np.ndarray,
 ) -> float:
     """One external-sampling traversal for ``traverser`` (depth first, with an explicit stack:
     ``frames[depth] = (node, phase, action, row)``, phase 0 entering, 1 exploring, 2 passing)."""
@@ -228,7 +215,7 @@ def _es_traverse(
             row = base[node] + deal[p, rounds[node]]
             frames[depth, 3] = row
             sigma = sigmas[depth]
-            _regret_match(regrets, 0, row, n, sigma)
+            regret_match(regrets[0, row : row + 1].T, 0, n, sigmas[depth : depth + 1].T, total, False)
             if p != traverser:
                 for a in range(n):
                     cumulative[0, row, a] += sigma[a]
@@ -292,12 +279,13 @@ def es_mccfr(
     frames = np.zeros((MAX_DEPTH, 4), dtype=np.int64)
     sigmas = np.zeros((MAX_DEPTH, children.shape[1]))
     values = np.zeros((MAX_DEPTH, children.shape[1]))
+    total = np.zeros(1)
     for _ in range(count):
         for traverser in range(2):
             sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
             _es_traverse(
                 traverser, sign, deal, state, children, num_actions, player, rounds, base, folder, spent,
-                stake, regrets, cumulative, frames, sigmas, values,
+                stake, regrets, cumulative, frames, sigmas, values, total,
             )  # fmt: skip
 
 

@@ -32,9 +32,10 @@ import numpy as np
 from numba import njit
 
 from pokerbot.protocol.analysis.matchups import HoldingSpace
+from pokerbot.strategies.regret import RULES, regret_match
 from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
 
-ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0
+_RULE = RULES["dcfr"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class SubgameSolver:
             self.gadget_position = int(gadget[0])
             self.bounds = np.ascontiguousarray(np.asarray(gadget[1])[live], dtype=np.float32)
         self.gadget_regrets = np.zeros((2, n), dtype=np.float32)
+        self._gadget_sigma = np.zeros((2, n))
         slots = tree.num_slots
         self.regrets = np.zeros((slots, n), dtype=np.float32)
         self.strategy_sum = np.zeros((slots, n), dtype=np.float32)
@@ -150,13 +152,13 @@ class SubgameSolver:
         """Run ``count`` more iterations (each updates both players, in turn)."""
         tree = self.tree
         # sigma always holds the regret-matched strategy of the regrets as they stand
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
+        _match_all(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         for _ in range(count):
             self.iterations += 1
             t = float(self.iterations)
-            positive = np.float32(t**ALPHA / (t**ALPHA + 1.0))
-            negative = np.float32(t**BETA / (t**BETA + 1.0))
-            weight = np.float32((t / (t + 1.0)) ** GAMMA)
+            discounts = _RULE.discounts(t)
+            positive, negative = np.float32(discounts[0]), np.float32(discounts[1])
+            weight = np.float32(_RULE.average_decay(t))
             for player in (0, 1):
                 opponent = 1 - player
                 self._forward(self.sigma, self.root_range(opponent), opponent, self._reach)
@@ -187,7 +189,9 @@ class SubgameSolver:
                     weight,
                 )
                 if player == self.gadget_position:
-                    _gadget_update(self.gadget_regrets, self._values[0], self.bounds, positive, negative)
+                    _gadget_update(
+                        self.gadget_regrets, self._values[0], self.bounds, positive, negative, self._gadget_sigma
+                    )
 
     def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
         tree = self.tree
@@ -214,7 +218,7 @@ class SubgameSolver:
         decision's rows sum to 1 for every live holding (where a holding never reached it,
         the last iteration's strategy)."""
         tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
+        _match_all(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         return self._full(_normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions))
 
     def strategy_at(self, node: int) -> np.ndarray:
@@ -227,7 +231,7 @@ class SubgameSolver:
 
     def _live_average(self) -> np.ndarray:
         tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
+        _match_all(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
         return _normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions)
 
     def best_response_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
@@ -307,20 +311,12 @@ class SubgameSolver:
 # ---------------------------------------------------------------------- kernels
 @njit(cache=True)
 def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
-    """The gadget's probability of following (entering the subgame) for every holding:
-    regret matching over follow and terminate, 1/2 where neither regret is positive (float32
-    throughout, as NumPy computes ``max(r, 0)`` row by row)."""
+    """The gadget's probability of following (entering the subgame) for every holding: regret
+    matching over follow and terminate (float32 throughout), 1/2 where neither regret is positive."""
     n = gadget_regrets.shape[1]
-    out = np.empty(n, dtype=np.float32)
-    zero = np.float32(0.0)
-    for h in range(n):
-        rf = gadget_regrets[0, h]
-        rt = gadget_regrets[1, h]
-        pf = rf if rf > zero or np.isnan(rf) else zero
-        pt = rt if rt > zero or np.isnan(rt) else zero
-        total = pf + pt
-        out[h] = pf / total if total > zero else np.float32(0.5)
-    return out
+    out = np.empty((2, n), dtype=np.float32)
+    regret_match(gadget_regrets, 0, 2, out, np.empty(n, dtype=np.float32), False)
+    return out[0].copy()
 
 
 @njit(cache=True)
@@ -333,13 +329,14 @@ def _blend(reach, free, weight, model_reach):
 
 
 @njit(cache=True)
-def _gadget_update(regrets, follow_values, bounds, positive, negative):
+def _gadget_update(regrets, follow_values, bounds, positive, negative, sigma):
+    """The gadget's regrets of following and terminating after one of its position's
+    half-iterations (``follow_values``: the root's values; ``sigma``: float64 scratch ``[2, n]``)."""
     n = bounds.shape[0]
+    regret_match(regrets, 0, 2, sigma, np.empty(n), False)
     for h in range(n):
         rf, rt = regrets[0, h], regrets[1, h]
-        pf, pt = max(rf, 0.0), max(rt, 0.0)
-        total = pf + pt
-        sf = pf / total if total > 0 else 0.5
+        sf = sigma[0, h]
         v = sf * follow_values[h] + (1.0 - sf) * bounds[h]
         rf = rf * (positive if rf > 0 else negative) + follow_values[h] - v
         rt = rt * (positive if rt > 0 else negative) + bounds[h] - v
@@ -348,34 +345,13 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):
 
 
 @njit(cache=True)
-def _regret_match(regrets, sigma, kind, slot, num_actions, player, who):
+def _match_all(regrets, sigma, kind, slot, num_actions, player, who):
     """sigma from the regrets at the decisions of ``who`` (-1: every decision)."""
     total = np.empty(regrets.shape[1])
     for node in range(kind.shape[0]):
         if kind[node] != DECISION or (who >= 0 and player[node] != who):
             continue
-        _match(regrets, sigma, slot[node], num_actions[node], total)
-
-
-@njit(cache=True)
-def _match(regrets, sigma, base, count, total):
-    """sigma's rows ``base .. base + count`` (one decision) from the regrets; ``total``: scratch
-    for the float64 sums, one per holding, each in the order of the actions."""
-    n = regrets.shape[1]
-    total[:] = 0.0
-    for k in range(count):
-        row = regrets[base + k]
-        for h in range(n):
-            r = row[h]
-            total[h] += r if r > 0 else 0.0
-    uniform = 1.0 / count
-    for k in range(count):
-        row = regrets[base + k]
-        out = sigma[base + k]
-        for h in range(n):
-            r = row[h]
-            t = total[h]
-            out[h] = (r / t if r > 0 else 0.0) if t > 0 else uniform
+        regret_match(regrets, slot[node], num_actions[node], sigma, total, False)
 
 
 @njit(cache=True)
@@ -466,7 +442,7 @@ def _update(
     """One player's half-iteration from the leaves up, node by node: the values
     (:func:`_node_value`), then at each decision of ``who`` its discounted regrets, the average
     strategy's sum (``own`` reach times the strategy just played) and the strategy for the
-    next iteration (regret matching)."""
+    next iteration (:func:`~pokerbot.strategies.regret.regret_match`)."""
     n = values.shape[1]
     total = np.empty(n)
     for node in range(kind.shape[0] - 1, -1, -1):
@@ -484,7 +460,7 @@ def _update(
             for k in range(count):
                 for h in range(n):
                     strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
-            _match(regrets, sigma, base, count, total)
+            regret_match(regrets, base, count, sigma, total, False)
 
 
 @njit(cache=True)

@@ -39,7 +39,7 @@ slowly: 0.01 after about 2,100 iterations (12 s), 0.002 after about 62,000, 0.00
 documented budget 300,000 iterations (see the class docstring). Sampling noise dominates, and the exploitability
 of the average is very sensitive to it (exact DCFR with Gaussian noise of 0.001 added to
 every regret is still at 0.0025 after 3,000 iterations). See
-:mod:`pokerbot.strategies.solvers.rules` for the update rules.
+:mod:`pokerbot.strategies.regret` for the update rules.
 
 The passes are full-width array operations with zero weight off the sampled block, so on
 games small enough to enumerate an iteration costs about as much as a CFR iteration and
@@ -52,11 +52,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerbot.strategies.regret import UpdateRule
 from pokerbot.strategies.solvers.cfr import Solver
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.restriction import Restriction
-from pokerbot.strategies.solvers.rules import UpdateRule
 from pokerbot.strategies.solvers.tree import CHANCE, PublicTree
 
 
