@@ -13,11 +13,12 @@ from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.continual import SolveBudget
 from pokerbot.strategies.resolve.exact import resolved_policy
-from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, BetSizing, build_subgame
+from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, build_subgame
 from pokerbot.strategies.solvers import exploitability, solve
 
 # A hold'em-shaped game small enough for brute force: two hole cards from ten, a three-card

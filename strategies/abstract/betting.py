@@ -5,9 +5,10 @@ abstraction's buckets). Built by walking :class:`~pokerbot.protocol.hand.HandSta
 acts, legality, round ends and payoffs are the dealer's rules.
 
 * Limit games: the tree is the game's (fold where legal, call, the limit raise).
-* No-limit games: an :class:`ActionAbstraction` picks the raises (fractions of the pot and
-  all-in), so the tree is an abstraction of the betting; mapping real opponent bets onto it
-  (translation) is the player's job.
+* No-limit games: a :class:`~pokerbot.strategies.betting.sizing.BetSizing` picks the raises
+  (fractions of the pot and all-in; :data:`DEFAULT_SIZING` unless given), so the tree is an
+  abstraction of the betting; mapping real opponent bets onto it (translation) is the
+  player's job.
 
 Arrays (node ``0`` is the root, depth first): ``kind`` (:data:`DECISION` / :data:`TERMINAL`),
 ``player`` (0-based position to act), ``round``, ``children[node, k]`` (the node after the
@@ -30,6 +31,7 @@ import numpy as np
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
 
 DECISION, TERMINAL = 0, 1
 MAX_NODES = 5_000_000
@@ -39,28 +41,9 @@ class BettingTreeError(ValueError):
     """The betting tree cannot be built, or a real hand leaves it."""
 
 
-@dataclass(frozen=True)
-class ActionAbstraction:
-    """The raises of a no-limit tree: ``raise_to = max_spent + fraction * (pot after calling)``
-    for each of ``pot_fractions`` (clamped into the legal range), plus all-in when
-    ``all_in``; at most ``max_raises`` raises per round (then only fold and call)."""
-
-    pot_fractions: tuple[float, ...] = (0.5, 1.0)
-    all_in: bool = True
-    max_raises: int = 3
-
-    def raises(self, state: HandState) -> list[Action]:
-        """The abstract raises legal in ``state``, smallest first, without duplicates."""
-        legal = state.legal_actions()
-        if not legal.can_raise or state.num_raises() >= self.max_raises:
-            return []
-        low, high = legal.min_raise_to, legal.max_raise_to
-        call_amount = state.max_spent - state.spent[state.current_player or 0]
-        pot_after_call = state.pot + call_amount
-        sizes = {min(max(int(round(state.max_spent + f * pot_after_call)), low), high) for f in self.pot_fractions}
-        if self.all_in:
-            sizes.add(high)
-        return [Action.raise_to(size) for size in sorted(sizes)]
+DEFAULT_SIZING = BetSizing.uniform((0.5, 1.0), all_in=True, max_raises=3)
+"""The raises of a no-limit abstract tree when none are given: half pot, pot and all-in, at
+most three raises per round."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +63,7 @@ class BettingTree:
     parent: np.ndarray
     num_buckets: np.ndarray
     infoset_base: np.ndarray
-    action_abstraction: ActionAbstraction | None
+    sizing: BetSizing | None
 
     @property
     def num_nodes(self) -> int:
@@ -140,29 +123,29 @@ class BettingTree:
         )
 
 
-def _node_actions(state: HandState, abstraction: ActionAbstraction | None) -> list[Action]:
+def _node_actions(state: HandState, sizing: BetSizing | None) -> list[Action]:
     actions = [a for a in (FOLD, CALL) if state.can(a)]
     if state.game.is_nolimit:
-        actions.extend(abstraction.raises(state) if abstraction is not None else [])
+        actions.extend(sizing.raise_actions(state) if sizing is not None else [])
     elif state.can(LIMIT_RAISE):
         actions.append(LIMIT_RAISE)
     return actions
 
 
 def build_betting_tree(
-    game: Game, num_buckets: tuple[int, ...] | np.ndarray, action_abstraction: ActionAbstraction | None = None
+    game: Game, num_buckets: tuple[int, ...] | np.ndarray, sizing: BetSizing | None = None
 ) -> BettingTree:
     """The betting tree of two-player ``game`` with ``num_buckets[round]`` buckets per round.
 
-    No-limit games need ``action_abstraction`` (default :class:`ActionAbstraction`).
+    No-limit games take their raises from ``sizing`` (default :data:`DEFAULT_SIZING`).
     """
     if game.num_players != 2:
         raise BettingTreeError("betting trees are built for two-player games")
     buckets = np.asarray(num_buckets, dtype=np.int64)
     if buckets.shape != (game.num_rounds,) or (buckets < 1).any():
         raise BettingTreeError(f"need a positive bucket count for each of the {game.num_rounds} rounds")
-    if game.is_nolimit and action_abstraction is None:
-        action_abstraction = ActionAbstraction()
+    if game.is_nolimit and sizing is None:
+        sizing = DEFAULT_SIZING
     kind: list[int] = []
     player: list[int] = []
     rounds: list[int] = []
@@ -193,7 +176,7 @@ def build_betting_tree(
         kind.append(DECISION)
         player.append(int(state.current_player))  # type: ignore[arg-type]
         folder.append(-1)
-        node_actions = _node_actions(state, action_abstraction)
+        node_actions = _node_actions(state, sizing)
         actions.append(tuple(node_actions))
         child_lists.append([-1] * len(node_actions))
         for k in range(len(node_actions) - 1, -1, -1):
@@ -225,7 +208,7 @@ def build_betting_tree(
         parent=np.array(parent, dtype=np.int64),
         num_buckets=buckets,
         infoset_base=base,
-        action_abstraction=action_abstraction,
+        sizing=sizing,
     )
 
 
@@ -259,7 +242,7 @@ def tree_from_arrays(
     game: Game,
     arrays: dict[str, np.ndarray],
     num_buckets: tuple[int, ...] | np.ndarray,
-    action_abstraction: ActionAbstraction | None = None,
+    sizing: BetSizing | None = None,
 ) -> BettingTree:
     """The tree :func:`tree_arrays` wrote (the same as :func:`build_betting_tree` with these
     settings, in a fraction of the time: a no-limit tree takes seconds to walk);
@@ -274,8 +257,8 @@ def tree_from_arrays(
     num_actions = (children >= 0).sum(axis=1)
     if action_kind.shape != children.shape or not np.array_equal((action_kind >= 0).sum(axis=1), num_actions):
         raise BettingTreeError("the stored betting tree's actions do not match its children")
-    if game.is_nolimit and action_abstraction is None:
-        action_abstraction = ActionAbstraction()
+    if game.is_nolimit and sizing is None:
+        sizing = DEFAULT_SIZING
     buckets = np.asarray(num_buckets, dtype=np.int64)
     width = action_kind.shape[1]
     distinct: dict[tuple[int, ...], tuple[Action, ...]] = {}  # most nodes share their actions with others
@@ -310,14 +293,14 @@ def tree_from_arrays(
         parent=fields["parent"],
         num_buckets=buckets,
         infoset_base=base,
-        action_abstraction=action_abstraction,
+        sizing=sizing,
     )
 
 
 __all__ = [
     "DECISION",
+    "DEFAULT_SIZING",
     "TERMINAL",
-    "ActionAbstraction",
     "BettingTree",
     "BettingTreeError",
     "TREE_ARRAYS",

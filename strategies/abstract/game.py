@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pokerbot.models.buckets.card_abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
 from pokerbot.models.buckets.tables import DealTables, EhsTables
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.abstract.betting import ActionAbstraction, BettingTree, build_betting_tree
+from pokerbot.strategies.abstract.betting import BettingTree, build_betting_tree
+from pokerbot.strategies.betting.sizing import BetSizing
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,10 +29,11 @@ class AbstractGame:
         cls,
         abstraction: CardAbstraction,
         source: EhsTables | None = None,
-        action_abstraction: ActionAbstraction | None = None,
+        sizing: BetSizing | None = None,
     ) -> AbstractGame:
-        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables)."""
-        tree = build_betting_tree(abstraction.game, abstraction.num_buckets, action_abstraction)
+        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables;
+        ``sizing``: a no-limit tree's raises)."""
+        tree = build_betting_tree(abstraction.game, abstraction.num_buckets, sizing)
         return cls(tree, abstraction, abstraction.deal_tables(source))
 
     @classmethod

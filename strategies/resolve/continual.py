@@ -39,8 +39,9 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
-from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree, build_subgame
+from pokerbot.strategies.resolve.tree import DECISION, SubgameTree, build_subgame
 
 STARTS = ("range", "runout", "blueprint")
 """Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the

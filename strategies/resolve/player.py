@@ -29,14 +29,14 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
-from pokerbot.strategies.resolve.tree import BetSizing
 
 
 @dataclass(frozen=True)
 class ResolveSettings:
     """How the player re-solves (see the module docstring). ``sizing``: no-limit bet sizes
-    (default :class:`~.tree.BetSizing`); ``iterations``: the most iterations a solve runs;
+    (default :class:`~pokerbot.strategies.betting.sizing.BetSizing`); ``iterations``: the most iterations a solve runs;
     ``seconds``: a clock budget per decision, or None for iterations alone."""
 
     iterations: int = 200

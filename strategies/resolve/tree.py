@@ -13,9 +13,11 @@ also an all-in called before the last round). Payoffs are chips won over the who
 blinds included: a folder loses what it put in, a showdown moves ``stake`` (the smaller
 amount put in) from loser to winner.
 
-Raises: in limit games the game's raise; in no-limit games :class:`BetSizing` picks them,
-fractions of the pot after calling, plus all-in, plus the real actions of a given line (an
-opponent's bet off the sizes is solved as played, never mapped to a size of the tree).
+Raises: in limit games the game's raise; in no-limit games a
+:class:`~pokerbot.strategies.betting.sizing.BetSizing` picks them (default ``BetSizing()``,
+raises counted from the subgame's root), fractions of the pot after calling, plus all-in,
+plus the real actions of a given line (an opponent's bet off the sizes is solved as played,
+never mapped to a size of the tree).
 """
 
 from __future__ import annotations
@@ -27,52 +29,14 @@ import numpy as np
 
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
 
 DECISION, FOLD_NODE, SHOWDOWN, LEAF = 0, 1, 2, 3
 MAX_SUBGAME_NODES = 200_000
 
 
 class SubgameError(ValueError):
-    """A subgame cannot be built (no player to act, too many nodes, a bad bet sizing)."""
-
-
-@dataclass(frozen=True)
-class BetSizing:
-    """The no-limit raises of a subgame tree, per round.
-
-    ``bets[round]``: pot fractions for the round's first bet; ``raises[round]``: pot fractions
-    for a raise over a bet; a raise is to ``max_spent + fraction * (pot after calling)``,
-    clamped into the legal range; all-in always (when ``all_in``); at most ``max_raises``
-    raises per round counted from the root (then fold or call). Fractions are positive.
-    """
-
-    bets: tuple[tuple[float, ...], ...] = ((1.0,), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0))
-    raises: tuple[tuple[float, ...], ...] = ((1.0,), (1.0,), (1.0,), (1.0,))
-    all_in: bool = True
-    max_raises: int = 3
-
-    def __post_init__(self) -> None:
-        if not self.bets or len(self.bets) != len(self.raises):
-            raise SubgameError("bet sizing needs one tuple of bets and one of raises per round")
-        if any(f <= 0 for row in (*self.bets, *self.raises) for f in row):
-            raise SubgameError("bet sizes are positive fractions of the pot")
-        if self.max_raises < 0:
-            raise SubgameError("max_raises must be at least 0")
-
-    def raise_actions(self, state: HandState, raises_made: int) -> list[Action]:
-        """The raises legal at ``state`` (smallest first, no duplicates)."""
-        legal = state.legal_actions()
-        if not legal.can_raise or raises_made >= self.max_raises:
-            return []
-        row = min(state.round, len(self.bets) - 1)
-        facing_bet = legal.call_amount > 0 or state.num_raises() > 0
-        fractions = self.raises[row] if facing_bet else self.bets[row]
-        low, high = legal.min_raise_to, legal.max_raise_to
-        pot_after_call = state.pot + legal.call_amount
-        sizes = {min(max(int(round(state.max_spent + f * pot_after_call)), low), high) for f in fractions}
-        if self.all_in:
-            sizes.add(high)
-        return [Action.raise_to(size) for size in sorted(sizes)]
+    """A subgame cannot be built (no player to act, too many nodes, a path action not legal)."""
 
 
 @dataclass(eq=False)
@@ -232,7 +196,6 @@ __all__ = [
     "FOLD_NODE",
     "LEAF",
     "SHOWDOWN",
-    "BetSizing",
     "SubgameError",
     "SubgameTree",
     "build_subgame",
