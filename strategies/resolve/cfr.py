@@ -33,7 +33,7 @@ from numba import njit
 
 from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.strategies.regret import RULES, regret_match
-from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
+from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, SubgameTree
 
 _RULE = RULES["dcfr"]
 
@@ -109,7 +109,7 @@ class SubgameSolver:
             self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
         self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
-        if (tree.kind == SHOWDOWN).any():
+        if ((tree.kind == TERMINAL) & (tree.folder < 0)).any():
             ranks = space.ranks(board)[live]
             order = np.argsort(ranks, kind="stable")
             sorted_ranks = ranks[order]
@@ -524,10 +524,12 @@ def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bound
     num_folds = 0
     num_showdowns = 0
     for node in range(nodes):
-        if kind[node] == FOLD_NODE:
+        if kind[node] != TERMINAL:
+            continue
+        if folder[node] >= 0:
             folds[num_folds] = node
             num_folds += 1
-        elif kind[node] == SHOWDOWN:
+        else:
             showdowns[num_showdowns] = node
             num_showdowns += 1
     per_card = np.zeros((64, _BATCH))  # [card, node of the batch]
