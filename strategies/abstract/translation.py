@@ -21,7 +21,7 @@ betting history down the tree:
 Then :meth:`TreeTranslator.real_actions` turns the tree's actions at the located node into
 real ones on the real state: a tree raise keeps its pot fraction (raise to ``max_spent +
 x * pot after calling`` of the *real* pot, rounded, clamped into the legal range:
-:func:`~pokerbot.strategies.betting.sizing.pot_raise_to`) and the
+:func:`~pokerbot.models.action_classes.pot_raise_to`) and the
 tree's all-in stays all-in; a raise that is no longer legal (the opponent is all-in)
 becomes a call. Two tree actions that land on the same real action add up.
 
@@ -40,11 +40,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from pokerbot.models.action_classes import pot_raise_to
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
 from pokerbot.protocol.errors import IllegalActionError
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.betting import DECISION, BettingTree
-from pokerbot.strategies.betting.sizing import pot_raise_to
 
 
 def pseudo_harmonic(low: float, high: float, x: float) -> float:

@@ -1,11 +1,10 @@
 """Bet sizing: which raises a no-limit betting tree holds, and the raise to a fraction of the pot.
 
 A raise by a fraction ``f`` of the pot is a raise *to* ``max_spent + f * (pot after calling)``
-chips (the pot after calling is the pot once the raiser has matched the bet it faces):
-:func:`pot_raise_to`, the raise-by ``f * (pot after calling)`` rounded to the nearest chip
-(halves to even, Python's :func:`round`), then clamped into the legal range. Every tree of the
-package, the abstract players' translation and the search's abstract actions
-(:mod:`~pokerbot.strategies.miximax.search_actions`) size their raises with it.
+chips (the pot after calling is the pot once the raiser has matched the bet it faces), the
+raise-by rounded to the nearest chip and the total clamped into the legal range:
+:func:`~pokerbot.models.action_classes.pot_raise_to`, which sizes the trees' raises here as it
+does the opponent models' action classes, translation and the search's abstract actions.
 
 :class:`BetSizing` picks a tree's raises at each decision: per round, the fractions of a first
 bet and of a raise over a bet, all-in (``all_in``), and a cap of ``max_raises`` raises, counted
@@ -20,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pokerbot.protocol.actions import Action, LegalActions
+from pokerbot.models.action_classes import pot_raise_to
+from pokerbot.protocol.actions import Action
 from pokerbot.protocol.hand import HandState
 
 CountFrom = Literal["round", "root"]
@@ -30,17 +30,6 @@ CountFrom = Literal["round", "root"]
 class BetSizingError(ValueError):
     """A bet sizing that cannot be used (no fractions per round, a fraction not positive, a
     negative cap, an unknown way of counting raises)."""
-
-
-def pot_raise_to(state: HandState, fraction: float, legal: LegalActions | None = None) -> int:
-    """The raise-to amount, in chips, of a raise by ``fraction`` of the pot after calling in
-    ``state``: ``max_spent + round(fraction * (pot + call amount))``, clamped into
-    ``[min_raise_to, max_raise_to]``. The player to act must be able to raise;
-    ``legal``: ``state.legal_actions()`` when the caller has it already."""
-    if legal is None:
-        legal = state.legal_actions()
-    size = state.max_spent + int(round(fraction * (state.pot + legal.call_amount)))
-    return min(max(size, legal.min_raise_to), legal.max_raise_to)
 
 
 @dataclass(frozen=True)
@@ -99,4 +88,4 @@ class BetSizing:
         return [Action.raise_to(size) for size in sorted(sizes)]
 
 
-__all__ = ["BetSizing", "BetSizingError", "CountFrom", "pot_raise_to"]
+__all__ = ["BetSizing", "BetSizingError", "CountFrom"]
