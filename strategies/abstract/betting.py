@@ -32,7 +32,14 @@ from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.betting.sizing import BetSizing
-from pokerbot.strategies.betting.tree import DECISION, TERMINAL, BettingTreeError, TreeTooLargeError, walk
+from pokerbot.strategies.betting.tree import (
+    DECISION,
+    TERMINAL,
+    BettingTreeError,
+    TreeArrays,
+    TreeTooLargeError,
+    walk,
+)
 
 MAX_NODES = 5_000_000
 DEFAULT_SIZING = BetSizing.uniform((0.5, 1.0), all_in=True, max_raises=3)
@@ -79,6 +86,21 @@ class BettingTree:
     def decision_nodes(self) -> np.ndarray:
         """Indices of the decision nodes."""
         return np.flatnonzero(self.kind == DECISION)
+
+    @cached_property
+    def arrays(self) -> TreeArrays:
+        """The tree as the kernels take it (``base``: :attr:`infoset_base`)."""
+        return TreeArrays(
+            self.kind,
+            self.player,
+            self.round,
+            self.children,
+            self.num_actions,
+            self.infoset_base,
+            self.folder,
+            self.spent,
+            self.stake,
+        )
 
     @cached_property
     def digest(self) -> str:

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -96,6 +96,25 @@ class Walk:
         columns = np.arange(self.child.shape[0]) - np.repeat(self.child_start[:-1], counts)
         table[rows, columns] = self.child
         return table
+
+
+class TreeArrays(NamedTuple):
+    """A heads-up betting tree as one argument of the numba kernels (``int64`` arrays, node
+    ``0`` the root): ``kind``, ``player`` (-1 off decisions), ``round``, ``children[node, k]``
+    (-1 past ``num_actions[node]``), ``num_actions``, ``base`` (a decision's first row in the
+    solver's tables: the abstract trees' information-set rows, the subgames' action slots; -1
+    elsewhere), ``folder`` (-1 unless a fold), ``spent[node, p]`` and ``stake`` (the smaller
+    amount spent: what a showdown moves)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    round: np.ndarray
+    children: np.ndarray
+    num_actions: np.ndarray
+    base: np.ndarray
+    folder: np.ndarray
+    spent: np.ndarray
+    stake: np.ndarray
 
 
 def _rounds_needed(state: HandState, dealt: int) -> int:
@@ -261,6 +280,7 @@ __all__ = [
     "TERMINAL",
     "BettingTreeError",
     "Order",
+    "TreeArrays",
     "TreeTooLargeError",
     "Walk",
     "dealt_cards",

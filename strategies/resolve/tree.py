@@ -24,13 +24,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.betting.sizing import BetSizing
-from pokerbot.strategies.betting.tree import DECISION, LEAF, TERMINAL, BettingTreeError, TreeTooLargeError, walk
+from pokerbot.strategies.betting.tree import (
+    DECISION,
+    LEAF,
+    TERMINAL,
+    BettingTreeError,
+    TreeArrays,
+    TreeTooLargeError,
+    walk,
+)
 
 MAX_SUBGAME_NODES = 200_000
 
@@ -47,11 +56,13 @@ class SubgameTree:
     ``children[node, k]`` (-1 past ``num_actions[node]``), ``spent[node, p]`` (chips put in,
     whole hand), ``folder`` (position that folded, -1 elsewhere), ``stake`` (chips a showdown
     or leaf moves), ``slot[node]`` (first row of the decision's actions in the solver's
-    per-action arrays; -1 at terminals). ``actions[node]`` are the real actions in order;
-    ``states[node]`` the engine's state there.
+    per-action arrays; -1 at terminals), ``rounds`` (each node's round: the root's, the next
+    one at leaves). ``actions[node]`` are the real actions in order; ``states[node]`` the
+    engine's state there.
     """
 
     round: int
+    rounds: np.ndarray
     kind: np.ndarray
     player: np.ndarray
     parent: np.ndarray
@@ -67,6 +78,21 @@ class SubgameTree:
     @property
     def num_nodes(self) -> int:
         return int(self.kind.shape[0])
+
+    @cached_property
+    def arrays(self) -> TreeArrays:
+        """The tree as the solver's kernels take it (``base``: :attr:`slot`)."""
+        return TreeArrays(
+            self.kind,
+            self.player,
+            self.rounds,
+            self.children,
+            self.num_actions,
+            self.slot,
+            self.folder,
+            self.spent,
+            self.stake,
+        )
 
     @property
     def num_slots(self) -> int:
@@ -121,6 +147,7 @@ def build_subgame(
     assert nodes.states is not None
     return SubgameTree(
         round=root.round,
+        rounds=nodes.round,
         kind=kind,
         player=nodes.player,
         parent=nodes.parent,
