@@ -31,10 +31,13 @@ accumulated regrets and how much iteration ``t`` weighs in the average strategy:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numba as nb
 import numpy as np
+from numba.extending import overload
 
 DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 2.0
 """Discounted CFR's exponents (Brown and Sandholm 2019's recommended values)."""
@@ -111,32 +114,65 @@ def get_rule(rule: str | UpdateRule) -> UpdateRule:
     return found
 
 
-@nb.njit(cache=True, inline="always")
 def regret_match(
     regrets: np.ndarray, first: int, count: int, out: np.ndarray, total: np.ndarray, reverse: bool
 ) -> None:
-    """Regret matching over the rows ``first .. first + count - 1`` of ``regrets[action, column]``
-    (one decision's actions), written to the same rows of ``out``: per column, each action's
-    positive regret over the column's sum of positive regrets, ``1 / count`` where no regret is
-    positive. ``total``: scratch of one entry per column, whose dtype the sums are kept in.
+    """Regret matching over the rows ``first .. first + count - 1`` of ``regrets`` (one decision's
+    actions), written to the same rows of ``out``: each action's positive regret over the sum of
+    the positive regrets, ``1 / count`` where no regret is positive. ``regrets`` and ``out`` are
+    ``[action]`` (one distribution: an abstract-game information set) or ``[action, column]``
+    (a distribution per column: hands or holdings side by side). ``total``: scratch of one entry
+    per column (one for a vector), whose dtype the sums are kept in.
 
     The positive regrets are summed from the first row down, or with ``reverse`` from the last
-    row up (for up to three actions, the order of NumPy's ``add.reduceat`` over the rows, which
-    the small-game engine's figures were first computed with)."""
-    columns = regrets.shape[1]
-    for h in range(columns):
-        total[h] = 0.0
-    for i in range(count):
-        k = count - 1 - i if reverse else i
+    row up (for up to three actions, the order of NumPy's ``add.reduceat`` over the rows: the
+    small-game engine's). For numba-compiled code (inlined where it is called); the vector and
+    the block forms are compiled apart, the block with the columns innermost."""
+    raise TypeError("regret_match runs inside numba-compiled code: call it from an njit function")
+
+
+@overload(regret_match, inline="always")
+def _regret_match(
+    regrets: Any, first: Any, count: Any, out: Any, total: Any, reverse: Any
+) -> Callable[[np.ndarray, int, int, np.ndarray, np.ndarray, bool], None]:
+    """The compiled form for the argument types (numba types): a vector, or a block (numba
+    wants the implementations' parameters annotated as the overload's)."""
+    if regrets.ndim == 1:
+
+        def vector(regrets: Any, first: Any, count: Any, out: Any, total: Any, reverse: Any) -> None:
+            total[0] = 0.0
+            t = total[0]
+            for i in range(count):
+                r = regrets[first + (count - 1 - i if reverse else i)]
+                if r > 0.0:
+                    t += r
+            if t > 0.0:
+                for k in range(count):
+                    r = regrets[first + k]
+                    out[first + k] = r / t if r > 0.0 else 0.0
+            else:
+                for k in range(count):
+                    out[first + k] = 1.0 / count
+
+        return vector
+
+    def block(regrets: Any, first: Any, count: Any, out: Any, total: Any, reverse: Any) -> None:
+        columns = regrets.shape[1]
         for h in range(columns):
-            r = regrets[first + k, h]
-            total[h] += r if r > 0.0 else 0.0
-    uniform = 1.0 / count
-    for k in range(count):
-        for h in range(columns):
-            r = regrets[first + k, h]
-            t = total[h]
-            out[first + k, h] = (r / t if r > 0.0 else 0.0) if t > 0.0 else uniform
+            total[h] = 0.0
+        for i in range(count):
+            k = count - 1 - i if reverse else i
+            for h in range(columns):
+                r = regrets[first + k, h]
+                total[h] += r if r > 0.0 else 0.0
+        uniform = 1.0 / count
+        for k in range(count):
+            for h in range(columns):
+                r = regrets[first + k, h]
+                t = total[h]
+                out[first + k, h] = (r / t if r > 0.0 else 0.0) if t > 0.0 else uniform
+
+    return block
 
 
 @nb.njit(cache=True)

@@ -51,7 +51,7 @@ class SolverArrays(NamedTuple):
     last_visit: np.ndarray
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def sample_deal(state: np.ndarray, deals: DealArrays, out: np.ndarray) -> int:
     """Draw a board and two disjoint hands; write ``out[position, round]`` buckets and return
     the showdown sign from position 0's side (+1 wins, 0 tie, -1 loses)."""
@@ -152,7 +152,7 @@ def os_mccfr(
                 for a in range(n):
                     sigma[a] = fixed[row, a]
             else:
-                regret_match(regrets[g, row : row + 1].T, 0, n, path_sigma[depth : depth + 1].T, total, False)
+                regret_match(regrets[g, row], 0, n, sigma, total, False)
             for a in range(n):
                 sampling[a] = epsilon / n + (1.0 - epsilon) * sigma[a]
             a = _pick(state, sampling, n)
@@ -224,7 +224,7 @@ def _es_traverse(
             row = base[node] + deal[p, rounds[node]]
             frames[depth, 3] = row
             sigma = sigmas[depth]
-            regret_match(regrets[0, row : row + 1].T, 0, n, sigmas[depth : depth + 1].T, total, False)
+            regret_match(regrets[0, row], 0, n, sigma, total, False)
             if p != traverser:
                 for a in range(n):
                     cumulative[0, row, a] += sigma[a]

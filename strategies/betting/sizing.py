@@ -37,7 +37,7 @@ class BetSizing:
     """The raises of a no-limit betting tree (see the module docstring).
 
     ``bets[round]``: pot fractions of the round's first bet; ``raises[round]``: pot fractions
-    of a raise over a bet (a blind counts as a bet); the last row serves the later rounds, so
+    of a raise over a bet (facing a blind is facing a bet); the last row serves the later rounds, so
     one row serves every round. All-in whenever a raise is legal and ``all_in``; at most
     ``max_raises`` raises (then fold or call), counted as ``count_from`` says. Fractions are
     positive; duplicate sizes are merged.
