@@ -514,9 +514,9 @@ def _sweep_group(values, reach, batch, m, order, start, stop, cards, hole, total
 
 
 @njit(cache=True)
-def _terminals(tree: TreeArrays, reach: np.ndarray, who: int, showdowns: Showdowns, values: np.ndarray) -> None:
+def _terminals(tree: TreeArrays, reach: np.ndarray, who: int, holdings: Showdowns, values: np.ndarray) -> None:
     kind, folder, spent, stake = tree.kind, tree.folder, tree.spent, tree.stake
-    cards, hole, order, bounds = showdowns.cards, showdowns.hole, showdowns.order, showdowns.bounds
+    cards, hole, order, bounds = holdings.cards, holdings.hole, holdings.order, holdings.bounds
     n = reach.shape[1]
     nodes = kind.shape[0]
     folds = np.empty(nodes, dtype=np.int64)

@@ -194,8 +194,8 @@ def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
         first = int(nodes.child_start[node])
         for k, action in enumerate(actions):
             label[int(nodes.child[first + k])] = ACTION_CHARS[int(action.kind)]
-    for node in np.flatnonzero(kind == CHANCE):
-        for child in nodes.child[nodes.child_start[node] : nodes.child_start[node + 1]]:
+    for chance in np.flatnonzero(kind == CHANCE):
+        for child in nodes.child[nodes.child_start[chance] : nodes.child_start[chance + 1]]:
             label[int(child)] = cards_text(dealt_cards(nodes, int(child)))
     suffix = tuple(public_suffix(state) if k == DECISION else "" for k, state in zip(kind.tolist(), states))
     hand_bits = hand_bitmasks(hands)
