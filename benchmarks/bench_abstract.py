@@ -17,11 +17,11 @@ import statistics
 import time
 from pathlib import Path
 
-from pokerbot.models.buckets.tables import EhsTables
 from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.solver import AbstractSolver
+from pokerbot.strategies.card_abstraction.tables import EhsTables
 
 
 def _median_seconds(run, repeats: int) -> float:  # type: ignore[no-untyped-def]

@@ -25,12 +25,13 @@ import numpy as np
 from pokerbot.bot.lbr.matches import RegistryStrategy, lbr_matches, run_lbr
 from pokerbot.bot.matches.executor import make_executor
 from pokerbot.protocol.analysis.equity import equity_vs_random_all, equity_vs_ranges
+from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.exploit.lbr import LbrSettings
 from pokerbot.strategies.registry import default_strategy
 
-EVAL7 = [eval7.Card(rank + suit) for rank in "23456789TJQKA" for suit in "cdhs"]
+EVAL7 = eval7_cards()
 
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:

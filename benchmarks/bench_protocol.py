@@ -107,7 +107,7 @@ def other_rates() -> dict[str, float]:
 
     return {
         "legal-action queries": rate(query_all, len(live)),
-        "7-card rankings, fast path (eval7)": rate(rank_fast, len(hands)),
+        "7-card rankings, compiled ranker": rate(rank_fast, len(hands)),
         "7-card rankings, generic ranker": rate(rank_slow, len(small)),
     }
 

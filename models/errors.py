@@ -23,6 +23,11 @@ class CorruptModelFileError(ModelFileError):
     """The file has our header but its payload is damaged or of the wrong kind."""
 
 
+class ModelDataError(ModelError):
+    """Training data cannot be used: a log line is not a hand, or the logs hold no decision of
+    the player to model."""
+
+
 class UnsupportedTreeError(ModelError):
     """A river tree uses a node type that :class:`models.frozen.FrozenTree` cannot copy."""
 
@@ -30,6 +35,7 @@ class UnsupportedTreeError(ModelError):
 __all__ = [
     "CorruptModelFileError",
     "ForeignModelFileError",
+    "ModelDataError",
     "ModelError",
     "ModelFileError",
     "ModelVersionError",

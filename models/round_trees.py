@@ -17,19 +17,23 @@ Hoeffding tree (``leaf_prediction="mc"``: a leaf predicts its observed action fr
 :func:`decision_rows` turns a finished hand into rows; with ``cards="showdown"`` (the
 seed's setting: what a player sitting with the opponent sees) the bucket is known only when
 the modelled player showed its cards at a showdown, with ``cards="all"`` whenever the log
-holds them (a dealer's log holds every card).
+holds them (a dealer's log holds every card). :func:`learn_from_logs` trains a model on the
+hands of one player in ACPC ``STATE`` lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from river import tree
 
+from pokerbot.models.errors import ModelDataError
 from pokerbot.protocol.actions import ActionKind
 from pokerbot.protocol.cards import Card
+from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.matchlog import parse_state_line
 
 FEATURES = ("seat", "raises", "round_raises", "own_raises", "bucket")
 ACTION_CHARS = "fcr"
@@ -101,4 +105,40 @@ def decision_rows(
     return rows
 
 
-__all__ = ["ACTION_CHARS", "CARD_MODES", "FEATURES", "RoundTreeModel", "decision_rows", "features"]
+def learn_from_logs(
+    lines: Iterable[str], game: Game, player: str, bucket: BucketFunction, cards: str = "showdown"
+) -> tuple[RoundTreeModel, int]:
+    """A model of the player named ``player`` from ACPC log lines (``STATE`` lines; others
+    skipped), its cards bucketed by ``bucket``, and the number of hands it played;
+    :class:`~pokerbot.models.errors.ModelDataError` when a ``STATE`` line is not a hand of
+    ``game`` or the player played none."""
+    model = RoundTreeModel(game.num_rounds)
+    hands = 0
+    for number, line in enumerate(lines, 1):
+        if not line.startswith("STATE:"):
+            continue
+        try:
+            logged = parse_state_line(line, game)
+        except ValueError as error:
+            raise ModelDataError(f"line {number}: {error}") from None
+        if player not in logged.names:
+            continue
+        hands += 1
+        position = logged.names.index(player)
+        for r, x, action in decision_rows(logged.state, position, bucket, cards):
+            model.learn(r, x, action)
+    if hands == 0:
+        raise ModelDataError(f"no hand of a player named {player!r} in the logs")
+    return model, hands
+
+
+__all__ = [
+    "ACTION_CHARS",
+    "CARD_MODES",
+    "FEATURES",
+    "BucketFunction",
+    "RoundTreeModel",
+    "decision_rows",
+    "features",
+    "learn_from_logs",
+]

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.hand import HandState
-from pokerbot.protocol.matchlog import format_state_line
+from pokerbot.protocol.matchlog import format_state_line, truncation_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +66,18 @@ class Acted:
 
 @dataclass(frozen=True, slots=True)
 class MatchFinished:
-    """Every hand was played: the ``SCORE`` line and the totals by name, in chips."""
+    """The match is over: the ``SCORE`` line and the totals by name, in chips. ``stopped``:
+    why it ended before its last hand (:meth:`DealerSession.stop
+    <pokerbot.protocol.dealer_session.DealerSession.stop>`), None when every hand was played."""
 
     score_line: str
     totals: dict[str, float]
+    stopped: str | None = None
+
+    @property
+    def log_lines(self) -> list[str]:
+        """The log's last lines: the truncation line (a stopped match), then ``SCORE``."""
+        return [*([truncation_line(self.stopped)] if self.stopped is not None else []), self.score_line]
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,8 @@ class DealerSession:
         self.match_seconds = [0.0] * n
         """Each seat's response time so far in the match, in seconds."""
         self.error: str | None = None
+        self.stopped: str | None = None
+        """Why the match was stopped before its last hand (:meth:`stop`), or None."""
         self.finished = False
         self._started = False
         self._hand_number = first_hand - 1
@@ -321,6 +323,18 @@ class DealerSession:
         if self.finished:
             return []
         return self._abort(None, reason)
+
+    def stop(self, cause: str) -> list[DealerEvent]:
+        """End the match now, nobody at fault, as a shorter match of the hands finished: the
+        hand under way is dropped, and :class:`MatchFinished` says ``stopped by CAUSE after N
+        of M hands`` (its log lines mark the log truncated before the ``SCORE`` line of the
+        hands played); :attr:`stopped` keeps it."""
+        if self.finished:
+            return []
+        self.finished = True
+        self._awaiting = None
+        self.stopped = f"stopped by {cause} after {self._hands_played} of {self.hands} hands"
+        return [MatchFinished(self.score_line(), dict(self.totals), stopped=self.stopped)]
 
     # ---------------------------------------------------------------- internals
     def _mismatch(self, seat: int, text: str) -> str:

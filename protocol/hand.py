@@ -207,6 +207,18 @@ class HandState:
         game = self.game
         return self.board_cards[: game.board_start[self.round] + game.num_board_cards[self.round]]
 
+    def uncalled_bet(self) -> tuple[int, int] | None:
+        """``(position, chips)``: the part of the largest bet no other player matched (a bet or
+        raise folded to, an all-in beyond the caller's stack), which goes back to its player at
+        the hand's end, never into a pot; None when every chip in was matched. Chips count over
+        the whole hand; the pot as it is won is :attr:`pot` minus them."""
+        if self.game.num_players < 2:
+            return None
+        ordered = sorted(range(self.game.num_players), key=lambda p: self.spent[p], reverse=True)
+        top, second = ordered[0], ordered[1]
+        chips = self.spent[top] - self.spent[second]
+        return (top, chips) if chips > 0 else None
+
     def showdown(self) -> bool:
         """True when the hand is over and two or more players did not fold."""
         return self.finished and self._num_folded + 1 < self._rules.num_players
@@ -404,6 +416,18 @@ class HandState:
         return tuple(
             float(-self.spent[p]) if self.folded[p] else _showdown_value(self.spent, ranks, p) for p in range(n)
         )
+
+    def collected(self) -> tuple[float, ...]:
+        """Chips each position takes from the pot at the end of the hand: its winnings plus
+        what it put in, less an :meth:`uncalled_bet` returned to it (never contested, so never
+        won); 0 for a player who wins nothing. Their sum is the pot as it was won. Raises
+        :class:`IncompleteHandError` as :meth:`values` does."""
+        values = self.values()
+        returned = self.uncalled_bet()
+        taken = [value + spent for value, spent in zip(values, self.spent)]
+        if returned is not None:
+            taken[returned[0]] -= returned[1]
+        return tuple(0.0 if self.folded[p] or amount <= 0 else amount for p, amount in enumerate(taken))
 
     def showdown_ranks(self) -> list[int]:
         """Hand ranks of the players at showdown (-1 for folded players); needs their cards."""

@@ -140,6 +140,14 @@ REFERENCE_GAME_FILES: dict[str, str] = {
 }
 """The reference dealer's game files (as its log headers name them) that are built-in games."""
 HEADER_PREFIX = "# name/game/hands/seed "
+TRUNCATED_PREFIX = "# truncated: "
+"""The comment line before the ``SCORE`` line of a match stopped before its last hand (a log
+of the hands played, valid as such): ``# truncated: WHY``."""
+
+
+def truncation_line(reason: str) -> str:
+    """The log's comment line marking a match stopped early, ``reason`` saying why."""
+    return f"{TRUNCATED_PREFIX}{' '.join(reason.split())}"
 
 
 def game_label_of(header: Sequence[str]) -> str | None:
@@ -196,6 +204,8 @@ class LogReport:
     header: list[str] = field(default_factory=list)
     stopped_at: int | None = None
     """The line where checking stopped after ``max_problems`` problems (None: read to the end)."""
+    truncated: str | None = None
+    """Why the match was stopped before its last hand, as its log says (None: not truncated)."""
 
     @property
     def ok(self) -> bool:
@@ -225,7 +235,9 @@ def check_log(lines: Iterable[str], game: Game, max_problems: int = 50) -> LogRe
         if not line:
             continue
         if line.startswith("#"):
-            if report.hands == 0 and report.score is None:
+            if line.startswith(TRUNCATED_PREFIX):
+                report.truncated = line[len(TRUNCATED_PREFIX) :]
+            elif report.hands == 0 and report.score is None:
                 report.header.append(line)
             continue
         if report.score is not None:

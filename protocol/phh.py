@@ -111,7 +111,11 @@ def _board_action(state: HandState, round_index: int) -> str | None:
 
 
 def hand_to_phh(hand: LoggedHand, game: Game, **fields: Any) -> PokerbotHandHistory:
-    """One finished ACPC hand (every card known) as a PHH hand; ``fields`` adds PHH fields."""
+    """One finished ACPC hand (every card known) as a PHH hand; ``fields`` adds PHH fields.
+
+    Besides the actions, PHH's ``winnings`` (the chips each player took from the pot, an
+    uncalled bet not among them: it went back to its player, as it does in pokerkit's replay)
+    and ``finishing_stacks`` (each stack after the hand)."""
     state = hand.state
     actions = [f"d dh p{p + 1} {pokerkit_cards(cards or ())}" for p, cards in enumerate(state.hole_cards)]
     replay = HandState(game)
@@ -143,11 +147,14 @@ def hand_to_phh(hand: LoggedHand, game: Game, **fields: Any) -> PokerbotHandHist
     values: dict[str, Any] = {"min_bet": game.big_blind} if variant == "NT" else {}
     if variant == "FT":
         values = {"small_bet": game.raise_sizes[0], "big_bet": game.raise_sizes[2]}
+    won = state.values()
     return PokerbotHandHistory(
         variant=variant,
         antes=antes,
         blinds_or_straddles=blinds,
         starting_stacks=list(game.stacks),
+        winnings=[_chips(amount) for amount in state.collected()],
+        finishing_stacks=[_chips(stack + value) for stack, value in zip(game.stacks, won)],
         actions=actions,
         hand=hand.hand_number,
         players=list(hand.names),
@@ -156,6 +163,11 @@ def hand_to_phh(hand: LoggedHand, game: Game, **fields: Any) -> PokerbotHandHist
         **values,
         **fields,
     )
+
+
+def _chips(amount: float) -> Any:
+    """A whole number of chips as an int (PHH's type); half chips of a split pot as they are."""
+    return int(amount) if float(amount).is_integer() else amount
 
 
 def phh_to_hand(history: HandHistory, game: Game | None = None, number: int = 0) -> LoggedHand:

@@ -120,12 +120,9 @@ def _results(
     hand: LoggedHand, game: Game, names: list[str], seat_of: dict[str, int], button: int, small: int, big: int
 ) -> list[str]:
     state = hand.state
-    values = hand.state.values()
     lines = []
-    max_other = sorted(state.spent)[-2] if game.num_players > 1 else 0
-    top = max(range(game.num_players), key=lambda p: state.spent[p])
-    uncalled = state.spent[top] - max_other
-    if uncalled > 0:
+    top, uncalled = state.uncalled_bet() or (0, 0)
+    if uncalled:
         lines.append(f"Uncalled bet ({uncalled}) returned to {names[top]}")
     board = state.visible_board()
     if state.showdown():
@@ -135,14 +132,10 @@ def _results(
                 cards = state.hole_cards[p] or ()
                 category = CATEGORY_NAMES[category_of(rank_generic((*cards, *board)))]
                 lines.append(f"{names[p]}: shows [{_cards(cards)}] ({category})")
-    collected = {}
-    for p in range(game.num_players):
-        amount = values[p] + state.spent[p] - (uncalled if p == top else 0)
-        if not state.folded[p] and amount > 0:
-            collected[p] = amount
+    collected = {p: amount for p, amount in enumerate(state.collected()) if amount > 0}
     lines.extend(f"{names[p]} collected {_chips(amount)} from pot" for p, amount in collected.items())
     lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {_chips(state.pot - max(uncalled, 0))} | Rake 0")
+    lines.append(f"Total pot {_chips(state.pot - uncalled)} | Rake 0")
     if board:
         lines.append(f"Board [{_cards(board)}]")
     for p in sorted(range(game.num_players), key=lambda q: seat_of[names[q]]):
@@ -150,10 +143,10 @@ def _results(
         role += " (small blind)" if p == small else (" (big blind)" if p == big else "")
         if state.folded[p]:
             outcome = "folded"
-        elif p in collected:
-            outcome = f"won ({_chips(collected[p])})"
+        elif p in collected:  # as PokerStars says it: "collected" a pot nobody contested
+            outcome = f"collected ({_chips(collected[p])})"
             if state.showdown():
-                outcome = f"showed [{_cards(state.hole_cards[p] or ())}] and {outcome}"
+                outcome = f"showed [{_cards(state.hole_cards[p] or ())}] and won ({_chips(collected[p])})"
         else:
             outcome = f"showed [{_cards(state.hole_cards[p] or ())}] and lost" if state.showdown() else "lost"
         lines.append(f"Seat {seat_of[names[p]]}: {names[p]}{role} {outcome}")

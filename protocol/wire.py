@@ -126,6 +126,25 @@ def is_comment(line: str) -> bool:
     return line.startswith(("#", ";"))
 
 
+_SEATS_COMMENT = "# seats connected: "
+
+
+def seats_comment(connected: int, seats: int) -> str:
+    """The comment line our dealer sends the connected seats while the match waits for the
+    others: ``# seats connected: 1 of 2`` (a client of the reference ignores it)."""
+    return f"{_SEATS_COMMENT}{connected} of {seats}"
+
+
+def parse_seats_comment(line: str) -> tuple[int, int] | None:
+    """``(connected, seats)`` from a :func:`seats_comment` line; None for any other line."""
+    if not line.startswith(_SEATS_COMMENT):
+        return None
+    connected, _, seats = line[len(_SEATS_COMMENT) :].partition(" of ")
+    if not (connected.isdigit() and seats.isdigit()):
+        return None
+    return int(connected), int(seats)
+
+
 def _number(text: str, field: str, offset: int, limit: int) -> int:
     if not text or not _DIGITS.issuperset(text) or (len(text) > 1 and text[0] == "0"):
         raise ProtocolError(f"{field} at offset {offset}: {text[:20]!r} is not a number")

@@ -27,6 +27,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when the browser tests were skipped (no Chromium here): why, and how to run them."""
+    reasons = {
+        str(report.longrepr[2]).removeprefix("Skipped: ")
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and "the browser tests need" in str(report.longrepr[2])
+    }
+    for reason in sorted(reasons):
+        terminalreporter.write_line(f"browser tests skipped: {reason}", yellow=True)
+
+
 @dataclass(frozen=True)
 class Reference:
     """One reference run of the ACPC dealer: game, seed and files (each read once)."""

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.tables import build_ehs_tables
 from pokerbot.protocol.game import load_game
 from pokerbot.strategies.abstract.best_response import exploitability
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.policy import AbstractPolicy, combine, from_solver_policy
 from pokerbot.strategies.abstract.solver import AbstractSolver, AbstractSolverError
+from pokerbot.strategies.card_abstraction.tables import build_ehs_tables
 from pokerbot.strategies.solvers import evaluate, kuhn
 
 LEDUC_VALUE = -0.0856064

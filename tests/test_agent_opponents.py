@@ -1,5 +1,5 @@
-"""The opponent-model protocol of the hold'em agent: the default models follow it, and any
-pair of models that does can be plugged in, heads-up and three-handed alike."""
+"""The opponent-model protocols (models/opponent.py): the default models follow them, and any
+pair of models that does can be plugged into the hold'em agent, heads-up and three-handed alike."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import pytest
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.hoeffding import ActionModel, HandStrengthModel
-from pokerbot.protocol.game import Game, load_game
-from pokerbot.protocol.hand import HandState
-from pokerbot.protocol.wire import MatchState
-from pokerbot.strategies.miximax.opponents import (
-    ClassPredictor,
+from pokerbot.models.opponent import (
+    ActionModelFrequencies,
     OpponentActionModel,
     OpponentModels,
     OpponentShowdownModel,
     hoeffding_models,
 )
+from pokerbot.protocol.game import Game, load_game
+from pokerbot.protocol.hand import HandState
+from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.miximax.player import AgentSettings, MiximaxAgent
 from pokerbot.strategies.miximax.search import SearchSettings
 from pokerbot.strategies.registry import default_registry
@@ -93,11 +93,13 @@ def test_plugged_in_models_are_asked_and_taught(game_name: str) -> None:
     assert all(len(seen) == 1 for seen in offsets) and len(set.union(*offsets)) == len(made)
 
 
-def test_a_class_predictor_memoises_per_state() -> None:
+def test_the_frequency_adapter_memoises_per_state_until_cleared() -> None:
     game = load_game("holdem-nolimit-2p")
     folder = Folder()
-    predict = ClassPredictor(folder)
+    predict = ActionModelFrequencies(folder)
     hand = HandState(game, None, ())
     first = predict(hand)
     assert predict(hand) is first and folder.asked == 1
     assert first == {ActionClass.FOLD: 0.9, ActionClass.CALL: 0.1}
+    predict.clear()
+    assert predict(hand) == first and predict(hand) is not first and folder.asked == 2

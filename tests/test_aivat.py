@@ -515,3 +515,12 @@ def test_log_aivat_imaginary_sample_in_holdem(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["players"][0]["aivat_mbb_per_hand"] != figures[2]["aivat_mbb_per_hand"]
     unknown = runner.invoke(app, [*base, "--value", "neural"])
     assert unknown.exit_code == 2 and "--value must be one of stake, equity, got 'neural'" in unknown.output
+
+
+def test_a_seat_is_named_as_the_match_was_given_it_or_as_its_log_spells_it() -> None:
+    from pokerbot.bot.cli.aivat import resolve_strategies
+
+    seats = ["miximax=500nodes", "tight-aggressive"]
+    assert resolve_strategies(["miximax:500nodes=miximax:500nodes"], seats) == {"miximax=500nodes": "miximax:500nodes"}
+    assert resolve_strategies(["miximax=500nodes=miximax:500nodes"], seats) == {"miximax=500nodes": "miximax:500nodes"}
+    assert resolve_strategies(["2=tight-aggressive"], seats) == {"tight-aggressive": "tight-aggressive"}

@@ -9,14 +9,6 @@ import random
 import numpy as np
 import pytest
 
-from pokerbot.models.buckets.card_abstraction import (
-    AbstractionError,
-    BucketScheme,
-    EhsAbstraction,
-    ExactAbstraction,
-    abstraction_from_spec,
-)
-from pokerbot.models.buckets.tables import build_ehs_tables
 from pokerbot.protocol.analysis.ehs import board_ehs, hand_ehs
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX
 from pokerbot.protocol.analysis.preflop import CLASSES, preflop_equity
@@ -24,6 +16,14 @@ from pokerbot.protocol.analysis.ranking import rank_generic, rank_standard
 from pokerbot.protocol.analysis.showdown import rank_hand
 from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
+from pokerbot.strategies.card_abstraction.abstraction import (
+    AbstractionError,
+    BucketScheme,
+    EhsAbstraction,
+    ExactAbstraction,
+    abstraction_from_spec,
+)
+from pokerbot.strategies.card_abstraction.tables import build_ehs_tables
 
 
 def test_numba_ranking_equals_the_protocol_ranking():

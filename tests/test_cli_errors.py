@@ -85,7 +85,15 @@ BAD_INPUTS: list[tuple[str, str]] = [
     ("web --port 70000", "got 70000 (pokerbot web --port)"),
     ("web --port abc", "'abc' is not a whole number (pokerbot web --port)"),
     ("web --port 0 --out /proc/none", "cannot create the folder /proc/none"),
-    # pokerbot log check match-output/match.log; log convert ...; log aivat ...
+    # pokerbot slumbot check --hands 50 --strategy random --opponent always-call (and slumbot play)
+    ("slumbot play --hands 10 --url tcp://slumbot.com:80", "the scheme must be slumbot+https or slumbot+http"),
+    (
+        "slumbot play --hands 10 --user me --password-file missing.txt",
+        "cannot read the password file missing.txt: No such file or directory (pokerbot slumbot play --password-file)",
+    ),
+    ("slumbot play --hands 0", "the match needs at least 1 hand, got 0 (pokerbot slumbot play --hands)"),
+    ("slumbot check --hands 50 --strategy randum", "unknown strategy 'randum'"),
+    # pokerbot log check match-output/match.log; log convert ...; log aivat ...; log audit ...
     ("log check no-such.log", "cannot read no-such.log: No such file or directory (pokerbot log check LOGFILE)"),
     (f"log check {LOG} --game nosuch", "(pokerbot log check --game)"),
     (f"log convert {LOG} --to xyz --out leduc.phhs", "'xyz' is not one of 'phh', 'pokerstars', 'acpc'"),
@@ -93,6 +101,10 @@ BAD_INPUTS: list[tuple[str, str]] = [
     (f"log aivat {LOG} --strategy 2=randum", "unknown strategy 'randum'"),
     (f"log aivat {LOG} --strategy random", "expected SEAT=NAME"),
     (f"log aivat {LOG} --strategy 3=random", "expected SEAT=NAME"),
+    (f"log audit {LOG} --seat 3", "'3' is neither a player of the log (A, B) nor 1..2"),
+    (f"log audit {LOG} --show -1", "must not be negative, got -1 (pokerbot log audit --show)"),
+    ("log audit no-such.log --seat 1", "cannot read no-such.log: No such file or directory (pokerbot log audit)"),
+    (f"log audit {LOG} --json /proc/none/audit.json", "cannot create the folder /proc/none"),
     # pokerbot solve kuhn --algorithm cfr+ --iterations 200 --out kuhn.json; exploitability kuhn kuhn.json
     ("solve kuhn --algorithm cfx --iterations 200 --out kuhn.json", "unknown algorithm 'cfx'"),
     ("solve kuhn --algorithm cfr+ --iterations -1 --out kuhn.json", "must be positive"),
@@ -238,7 +250,11 @@ def test_every_readme_example_has_a_broken_twin() -> None:
 
     def command(words: list[str]) -> list[str]:
         """The command's words up to its first option or argument (``kit check``, ``log aivat``)."""
-        group = {"kit": {"check"}, "log": {"check", "convert", "aivat"}, "experiment": {"model-learning", "leduc"}}
+        group = {
+            "kit": {"check"},
+            "log": {"check", "convert", "aivat", "audit"},
+            "experiment": {"model-learning", "leduc"},
+        }
         return words[:2] if len(words) > 1 and words[1] in group.get(words[0], set()) else words[:1]
 
     broken = {tuple(command(shlex.split(bad))) for bad, _ in BAD_INPUTS}

@@ -393,19 +393,21 @@ async def test_a_wrong_websocket_token_is_refused(tmp_path: Path, capsys: pytest
 async def test_start_timeout_names_the_missing_seat(
     tmp_path: Path, join: Join, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The seat that came is told why the dealer closes its connection, and the dealer does
-    not say that the seat closed it."""
+    """The seat that came is told that it waits for the other, then why the dealer closes its
+    connection, and the dealer does not say that the seat closed it."""
     config = make_config(tmp_path, "kuhn", 2, start_timeout_ms=200)
     async with asyncio.timeout(MATCH_TIMEOUT):
         dealer, ports = await start_dealer(config)
         seat = await join(ports[0], config.game)
         silent = await connect(tcp(ports[1]))  # connected, no version line yet
         result = await dealer
+        waited = await seat.connection.read_line()
         told = [await seat.connection.read_line(), await silent.read_line()]
         await seat.connection.close()
         await silent.close()
     assert result.error == "start timeout: after 200 ms, still waiting for seat 2 (B)"
     assert result.hands_played == 0 and state_lines(result) == []
+    assert waited == "# seats connected: 1 of 2"
     assert told == [f"# error: {result.error}; the dealer closes the connection"] * 2
     assert "closed the connection" not in capsys.readouterr().err
 

@@ -18,6 +18,7 @@ from pokerbot.protocol.matchlog import (
     check_log,
     format_state_line,
     game_from_header,
+    parse_state_line,
     read_header,
     read_log,
     same_value,
@@ -154,3 +155,31 @@ def test_a_log_naming_an_unknown_game_asks_for_game(tmp_path: Path) -> None:
     path.write_text("# name/game/hands/seed x mystery.game 1 1\nSCORE:0|0:A|B\n")
     result = runner.invoke(app, ["log", "check", str(path)])
     assert result.exit_code == 2 and "'mystery.game', which is no built-in game or file; give --game" in result.output
+
+
+UNCALLED = ["STATE:0:r300r20000f:AhKh|2c7d:300|-300:a|b", "STATE:1:cc/r20000f:2c7d|AhKh/2s3s4s:100|-100:a|b"]
+"""An all-in folded to before the flop (19,700 uncalled) and on the flop (19,900 uncalled)."""
+
+
+def test_phh_says_what_each_player_took_from_the_pot_and_its_stack_after_an_uncalled_bet() -> None:
+    game = load_game("holdem-nolimit-2p")
+    first, second = (hand_to_phh(parse_state_line(line, game), game) for line in UNCALLED)
+    assert (first.winnings, first.finishing_stacks) == ([600, 0], [20300, 19700])
+    assert (second.winnings, second.finishing_stacks) == ([200, 0], [20100, 19900])
+    for written, read in zip((first, second), HandHistory.loads_all(dumps_phh([first, second]))):
+        assert read.winnings == written.winnings and read.finishing_stacks == written.finishing_stacks
+        assert list(list(read)[-1].stacks) == written.finishing_stacks  # pokerkit returns the bet as we say
+
+
+def test_pokerstars_text_returns_the_uncalled_bet_and_collects_the_pot_as_it_was() -> None:
+    game = load_game("holdem-nolimit-2p")
+    hands = [parse_state_line(line, game) for line in UNCALLED]
+    first, second = format_pokerstars_match(hands, game).split("\n\n\n")[:2]
+    for text, winner, returned, pot in ((first, "a", 19700, 600), (second, "a", 19900, 200)):
+        lines = text.splitlines()
+        at = lines.index(f"Uncalled bet ({returned}) returned to {winner}")
+        assert lines[at + 1] == f"{winner} collected {pot} from pot"
+        assert f"Total pot {pot} | Rake 0" in lines
+        assert any(
+            line.startswith("Seat ") and line.endswith(f"{winner} (big blind) collected ({pot})") for line in lines
+        )

@@ -3,10 +3,13 @@ against our dealer, plus the table and typed actions on their own."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
 import select
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -14,14 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from pokerbot.bot import human
 from pokerbot.bot.human.table import TypedActionError, describe, parse_typed_action
 from pokerbot.bot.human.terminal import render_result, render_table
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.game import load_game
-from pokerbot.protocol.matchlog import check_log
+from pokerbot.protocol.matchlog import check_log, parse_state_line
 from pokerbot.protocol.wire import parse_match_state
 
 CLI = [sys.executable, "-m", "pokerbot.bot.cli"]
+WEBUI = Path(human.__file__).parent / "webui"
 TIMEOUT = 60.0
 
 
@@ -211,9 +216,9 @@ def test_a_showdown_names_the_hands_and_the_winner() -> None:
 
 
 def test_the_docs_show_the_terminal_as_it_prints() -> None:
-    """docs/playing.md's two screens are what the terminal prints for that hand."""
+    """docs/playing.md's screens are what the terminal prints for those hands."""
     docs = Path(__file__).parent.parent / "docs" / "playing.md"
-    turn, result = re.findall(r"```text\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
+    turn, result, returned = re.findall(r"```text\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
     game = load_game("holdem-nolimit-2p")
     flop = parse_match_state("MATCHSTATE:0:0:cr300c/:8s2h|/7hAdTd", game)
     lines = render_table(describe(flop.state, flop.hand_number, flop.position, ["me", "bot"]), game)
@@ -221,3 +226,86 @@ def test_the_docs_show_the_terminal_as_it_prints() -> None:
     over = parse_match_state("MATCHSTATE:0:0:cr300c/r500c/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc", game)
     table = describe(over.state, over.hand_number, over.position, ["me", "bot"])
     assert result.splitlines() == render_result(table, game, -500.0, 1)
+    folded = parse_match_state("MATCHSTATE:0:0:r300r20000f:Ah7d|", game)
+    table = describe(folded.state, folded.hand_number, folded.position, ["me", "bot"])
+    assert returned.splitlines() == render_result(table, game, 300.0, 1)
+
+
+def test_ctrl_c_at_the_human_seat_says_the_tally_so_far(tmp_path: Path) -> None:
+    dealer = subprocess.Popen(
+        [*CLI, "dealer", "stopped", "kuhn", "100", "3", "person", "bot", "-p", "0,0", "-q", "--out", str(tmp_path)]
+        + ["--t_per_hand", "600000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert dealer.stdout is not None
+    ports = dealer.stdout.readline().split()
+    bot = subprocess.Popen(
+        [*CLI, "play", "-p", ports[1], "-g", "kuhn", "--strategy", "always-call"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    person = Terminal([*CLI, "play", "-p", ports[0], "-g", "kuhn", "--human", "--names", "person,bot"], tmp_path)
+    try:
+        totals = []
+        while len(totals) < 2:
+            text = person.read_until(r"your action> ")
+            totals += re.findall(r"running total: (-?[\d.]+) chips \([-+]\d+ antes?\) after \d hands?", text)
+            person.type("c")
+        person.read_until(r"running total: .* after 3 hands")
+        person.read_until(r"your action> ")
+        person.process.send_signal(signal.SIGINT)
+        stopped = person.read_until(
+            r"stopped by Ctrl-C: running total: -?[\d.]+ chips \([-+]\d+ antes?\) after 3 hands"
+        )
+        assert person.process.wait(timeout=TIMEOUT) == 130
+    finally:
+        person.close()
+        bot.kill()
+        dealer.kill()
+    last = re.findall(r"running total: (-?[\d.]+) chips", person.screen)
+    assert stopped.endswith(" after 3 hands") and f"stopped by Ctrl-C: running total: {last[-1]} chips" in stopped
+
+
+UNCALLED_ALL_IN = "STATE:0:r300r20000f:AhKh|2c7d:300|-300:you|bot"
+"""The big blind raises all-in over a raise to 300; the small blind folds: 19,700 of the all-in
+were never called."""
+
+
+def test_an_uncalled_bet_is_returned_and_the_pot_is_the_pot_as_it_was_won() -> None:
+    game = load_game("holdem-nolimit-2p")
+    state = parse_state_line(UNCALLED_ALL_IN, game).state
+    assert state.uncalled_bet() == (0, 19700) and state.collected() == (600.0, 0.0)
+    lines = render_result(describe(state, 0, 0, ["you", "bot"]), game, 300.0, 1)
+    assert lines[1:4] == [
+        "    uncalled bet of 19700 returned to you",
+        "    you win the pot of 600",
+        "    you won 300 chips (+3.0 bb)",
+    ]
+    view = describe(state, 0, 1, ["you", "bot"]).to_json()  # the web page's view, as the folder
+    assert (view["pot"], view["returned"], view["returned_to"]) == (600, 19700, 0)
+    assert [seat["behind"] for seat in view["seats"]] == [20300, 19700]  # the stacks as the hand ends
+    called = describe(parse_state_line("STATE:1:r300c/cc/cc/cc:AhKh|2c7d/2s3s4s/5s/9d:300|-300:a|b", game).state, 1, 0)
+    assert called.to_json()["returned"] == 0 and called.pot == 600
+
+
+def test_the_web_page_says_the_uncalled_bet_was_returned(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs Node.js to run the page's script (apt-get install nodejs)")
+    game = load_game("holdem-nolimit-2p")
+    state = parse_state_line(UNCALLED_ALL_IN, game).state
+    view = describe(state, 0, 1, ["you", "bot"]).to_json()
+    script = tmp_path / "check.js"
+    script.write_text(
+        "const vm = require('vm'); const fs = require('fs');\n"
+        "const element = new Proxy({}, {get: () => element, set: () => true});\n"
+        "const context = {location: {search: ''}, URLSearchParams, document: {getElementById: () => element},\n"
+        "  window: {addEventListener: () => {}}, fetch: () => new Promise(() => {}), setTimeout, console};\n"
+        "vm.createContext(context);\n"
+        f"vm.runInContext(fs.readFileSync({json.dumps(str(WEBUI / 'app.js'))}, 'utf8'), context);\n"
+        f"console.log(context.winnersText({json.dumps(view)}));\n"
+    )
+    said = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    assert said == "uncalled bet of 19,700 returned to you; you win the pot of 600"

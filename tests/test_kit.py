@@ -6,6 +6,7 @@ import json
 import os
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,10 @@ def test_a_kit_holds_script_game_readme_and_manifest(tmp_path: Path) -> None:
     policy = tmp_path / "my policy.json"
     policy.write_text("{}")
     folder = tmp_path / "submission_2pn"
-    kit = build_kit(folder, f"policy:{policy}", "holdem-nolimit-2p", TimeLimits(100, 1000, 500), summary="S.")
+    wheel = tmp_path / "pokerbot_acpc-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"a wheel")
+    limits = TimeLimits(100, 1000, 500)
+    kit = build_kit(folder, f"policy:{policy}", "holdem-nolimit-2p", limits, summary="S.", wheel=wheel)
     mode = (folder / "startme.sh").stat().st_mode
     assert mode & 0o755 == 0o755
     assert load_game(folder / "game.txt") == load_game("holdem-nolimit-2p")
@@ -35,7 +39,14 @@ def test_a_kit_holds_script_game_readme_and_manifest(tmp_path: Path) -> None:
     readme = (folder / "README").read_text()
     assert "Team Name:" in readme and "S." in readme and "submission_2pn" in readme
     manifest = json.loads((folder / "kit.json").read_text())
-    assert set(manifest["files"]) == {"startme.sh", "game.txt", "README", "data/my policy.json"}
+    shipped = "wheels/pokerbot_acpc-0.1.0-py3-none-any.whl"
+    assert set(manifest["files"]) == {"startme.sh", "install.sh", "game.txt", "README", "data/my policy.json", shipped}
+    assert manifest["wheel"] == kit.wheel == shipped and (folder / shipped).read_bytes() == b"a wheel"
+    # No path of this machine in the scripts: the kit's own venv/, made by install.sh from the wheel.
+    install = (folder / "install.sh").read_text()
+    assert f'venv/bin/python -m pip install --quiet "{shipped}"' in install and "--prepare-only" in install
+    assert str(tmp_path) not in script + install and sys.executable not in script + install
+    assert 'PYTHON="${POKERBOT_PYTHON:-venv/bin/python}"' in script and "./install.sh" in readme
     again = read_kit(folder)
     assert again.limits == TimeLimits(100, 1000, 500) and again.strategy == kit.strategy
     assert static_problems(again) == [] and changed_files(again) == []
@@ -59,6 +70,15 @@ def test_a_kit_never_overwrites_and_reports_changes(tmp_path: Path) -> None:
     problems = static_problems(read_kit(kit.folder))
     assert any("755" in problem for problem in problems)
     assert any(problem.startswith("README is missing or changed") for problem in problems)
+
+
+def test_a_kit_without_a_wheel_installs_this_version_from_the_package_index(tmp_path: Path) -> None:
+    kit = build_kit(tmp_path / "kit", "always-call", "kuhn", TimeLimits(), wheel=None)
+    if kit.wheel is None:  # no wheel of this pokerbot on this machine
+        install = (kit.folder / "install.sh").read_text()
+        assert f"pip install --quiet 'pokerbot-acpc=={kit.pokerbot_version}'" in install
+    with pytest.raises(KitError, match="is not a wheel file"):
+        build_kit(tmp_path / "other", "always-call", "kuhn", TimeLimits(), wheel=tmp_path / "nothing.whl")
 
 
 def test_the_start_script_wants_host_and_port(tmp_path: Path) -> None:

@@ -97,3 +97,25 @@ def test_ruff_lint_and_format_are_clean():
         [*ruff, "format", "--check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True
     )
     assert formatting.returncode == 0, formatting.stdout + formatting.stderr
+
+
+def test_card_abstraction_and_opponent_models_stand_apart():
+    """Card abstraction imports nothing of pokerbot but :mod:`protocol`; what a player asks of
+    an opponent model comes from :mod:`models`, so the solvers' subpackages import nothing of
+    another agent's (``miximax``) for one."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+
+    def inside(package: str) -> set[str]:
+        return {package, *graph.find_descendants(package)}
+
+    def imported_by(package: str) -> set[str]:
+        return {imported for module in inside(package) for imported in graph.find_modules_directly_imported_by(module)}
+
+    card_abstraction = inside("pokerbot.strategies.card_abstraction")
+    assert {"pokerbot.strategies.card_abstraction.abstraction", "pokerbot.strategies.card_abstraction.tables"} <= (
+        card_abstraction
+    )
+    outside = imported_by("pokerbot.strategies.card_abstraction") - card_abstraction
+    assert outside and {m for m in outside if not m.startswith("pokerbot.protocol.")} == set()
+    for solver in ("pokerbot.strategies.resolve", "pokerbot.strategies.abstract"):
+        assert {m for m in imported_by(solver) if m.startswith("pokerbot.strategies.miximax")} == set(), solver

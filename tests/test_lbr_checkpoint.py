@@ -68,15 +68,35 @@ def test_a_stopped_run_resumes_to_the_figure_of_the_run_never_stopped(tmp_path):
     assert resumed.deal_values == whole.deal_values
     assert resumed.mbb_per_hand == whole.mbb_per_hand
     assert resumed.queries_per_hand == whole.queries_per_hand
-    assert not list((tmp_path / "run").glob("*.pickle"))  # both matches finished
+    assert sorted(path.name for path in (tmp_path / "run").glob("match-*")) == [
+        "match-0.json",
+        "match-0.pickle",  # the players as they finished: a longer run goes on from them
+        "match-1.json",
+        "match-1.pickle",
+    ]
+
+
+def test_a_finished_run_is_extended_to_the_figure_of_the_longer_run(tmp_path):
+    """20 hands, then the same command with 40: the matches go on from where they finished
+    (the learner as it was), to the deals of a run of 40 hands from the start."""
+    whole = run_lbr(NOLIMIT, RegistryStrategy(LEARNER), 8, 3, settings=QUICK)
+    checkpoint = LbrCheckpoint(str(tmp_path / "run"), seconds=60.0)
+    short = run_lbr(NOLIMIT, RegistryStrategy(LEARNER), 4, 3, settings=QUICK, checkpoint=checkpoint)
+    assert short.deal_values == whole.deal_values[:2]
+    longer = run_lbr(NOLIMIT, RegistryStrategy(LEARNER), 8, 3, settings=QUICK, checkpoint=checkpoint)
+    assert longer.resumed_hands == 4
+    assert longer.deal_values == whole.deal_values and longer.mbb_per_hand == whole.mbb_per_hand
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["hands"] == 8
+    with pytest.raises(LbrCheckpointError, match=r"hands was 8, now 6 \(a run can be extended, not shortened\)"):
+        run_lbr(NOLIMIT, RegistryStrategy(LEARNER), 6, 3, settings=QUICK, checkpoint=checkpoint)
 
 
 def test_a_checkpoint_of_another_run_is_refused_and_left_alone(tmp_path):
     folder = tmp_path / "run"
     run_lbr(NOLIMIT, RegistryStrategy("always-fold"), 4, 1, settings=QUICK, checkpoint=LbrCheckpoint(str(folder)))
     before = {path.name: path.read_bytes() for path in folder.iterdir()}
-    with pytest.raises(LbrCheckpointError, match="hands was 4, now 6"):
-        run_lbr(NOLIMIT, RegistryStrategy("always-fold"), 6, 1, settings=QUICK, checkpoint=LbrCheckpoint(str(folder)))
+    with pytest.raises(LbrCheckpointError, match="seed was 1, now 2"):
+        run_lbr(NOLIMIT, RegistryStrategy("always-fold"), 4, 2, settings=QUICK, checkpoint=LbrCheckpoint(str(folder)))
     with pytest.raises(LbrCheckpointError, match="strategy was 'always-fold', now 'always-call'"):
         run_lbr(
             NOLIMIT,

@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerbot.bot.cli.app import app
-from pokerbot.bot.matches.base import MatchConfigError, MatchError, strategy_seed
+from pokerbot.bot.cli.match import COMPILING, bankroll_figure
+from pokerbot.bot.matches.base import MatchConfigError, MatchError, MatchOutcome, strategy_seed
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.bot.matches.loopback import run_loopback_match
 from pokerbot.bot.matches.plan import make_plan, play_plan
@@ -371,3 +372,63 @@ def test_one_engine_in_process_over_the_wire_and_over_tcp_byte_for_byte(game_nam
     lines = logs[0].decode().splitlines()
     assert lines[0] == f"# name/game/hands/seed same {game_name} 40 9" and lines[-1].startswith("SCORE:")
     assert check_log(lines, game).ok
+
+
+COMPILING_BOT = '''
+import numba
+
+from pokerbot.protocol import CALL
+from pokerbot.strategies.base import Strategy
+
+
+class Compiles(Strategy):
+    """Compiles a function of its own (never cached) when prepared, then always calls."""
+
+    name = "compiles"
+
+    def prepare(self):
+        numba.njit(lambda x: x + 1)(1)
+
+    def decide(self, view, deadline):
+        return CALL
+'''
+
+
+def test_cli_says_it_compiles_before_the_first_hand_and_names_players_as_typed_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A strategy whose preparation compiles code: the match says so once, before the first
+    hand (code loaded from numba's cache would say nothing); the player spelled ``file:Class``
+    and ``policy:PATH`` is shown so in the table, the progress line and the plot, never in the
+    log's spelling (``=`` for ``:``)."""
+    (tmp_path / "compiling_bot.py").write_text(COMPILING_BOT)
+    policy = f"policy:{Path(solvers.__file__).parent / 'data' / 'kuhn.json'}"
+    argv = ["match", "-g", "kuhn", "-n", "30", "--out", "out", "--players", "compiling_bot.py:Compiles", policy]
+    done = subprocess.run(
+        [sys.executable, "-m", "pokerbot.bot.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "compiling the solver (first run only" in line]
+    assert said == [f"compiling_bot.py:Compiles: {COMPILING}"]
+    assert done.stderr.index(said[0]) < done.stderr.index("wrote ")
+    assert "=" not in done.stdout + done.stderr.replace("kuhn.json", "")
+    assert "compiling_bot.py:Compiles" in done.stdout and policy in done.stdout
+    log = (tmp_path / "out" / "match.log").read_text()
+    assert "compiling_bot.py=Compiles" in log  # the log's names hold no ':'
+    outcome_names = log.splitlines()[-1].split(":")[-1].split("|")
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(load_game("kuhn"), "kuhn", 30, 1, ["compiling_bot.py:Compiles", policy], REGISTRY)
+    values = [dict.fromkeys(outcome_names, 0.0)] * 30
+    outcome = MatchOutcome(tuple(plan.names), dict.fromkeys(plan.names, 0.0), values, 30)
+    (axes,) = bankroll_figure(plan, [outcome]).axes
+    assert axes.get_legend_handles_labels()[1] == ["compiling_bot.py:Compiles", policy]
+
+
+def test_cli_refuses_zero_jobs(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["match", "-g", "kuhn", "-n", "10", "--jobs", "0", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--jobs must be at least 1, got 0" in result.output

@@ -105,7 +105,7 @@ def test_cli_log_check_exit_codes(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "420910" in result.output and "OK" in result.output
     # mbb/hand = 1000 * 420910 chips / 100 chips / 300 hands
-    assert "14030.3" in result.output
+    assert "14,030" in result.output
 
     bad = tmp_path / "bad.log"
     bad.write_text(good.read_text().replace("SCORE:420910|", "SCORE:420911|"))

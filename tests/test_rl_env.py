@@ -1,4 +1,4 @@
-"""The reinforcement-learning environments: the ecosystem's API checkers, seed 004's encodings
+"""The reinforcement-learning environments: the ecosystem's API checkers, the encodings of Zha et al. (2019)
 field by field on hand-built states, action IDs and masks, seeds, payoffs equal to the
 in-process match, registry strategies in the other seats."""
 

@@ -315,3 +315,21 @@ def test_default_match_is_reproducible_in_process_and_over_tcp(tmp_path: Path) -
     first = _match_log(tmp_path / "a", "1", "--in-process")
     assert b"adaptive=30iterations" in first
     assert _match_log(tmp_path / "b", "2") == first
+
+
+def test_a_tournament_names_players_as_typed_and_writes_logs_of_a_player_named_by_a_path(tmp_path):
+    """``policy:PATH`` in a tournament: the tables show it as typed, the logs' file names hold
+    no ``/`` of the path (they were written nowhere before)."""
+    from typer.testing import CliRunner
+
+    from pokerbot.bot.cli.app import app
+    from pokerbot.strategies import solvers
+
+    policy = f"policy:{Path(solvers.__file__).parent / 'data' / 'kuhn.json'}"
+    argv = ["tournament", "--game", "kuhn", "--players", policy, "random", "--hands", "10", "--jobs", "1"]
+    result = CliRunner().invoke(app, [*argv, "--out", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    tables = "\n".join(line for line in result.output.splitlines() if not line.startswith("wrote "))
+    assert policy in tables and "policy=" not in tables
+    logs = sorted(path.name for path in (tmp_path / "logs").iterdir())
+    assert len(logs) == 2 and all(name.startswith("policy=_") for name in logs)

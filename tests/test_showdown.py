@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from pokerbot.protocol.analysis.equity import equity_vs_random_all, equity_vs_ranges, score_survival
+from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS, conflict_mask, holding_index
 from pokerbot.protocol.analysis.ranking import rank_generic
-from pokerbot.protocol.analysis.showdown import rank_hand, rank_holdings_into
+from pokerbot.protocol.analysis.showdown import rank_hand, rank_holdings_into, unused_cards
 from pokerbot.protocol.analysis.strength import hand_strength
-from pokerbot.protocol.cards import CARD_STRINGS, cards_from_string
+from pokerbot.protocol.cards import cards_from_string
 from pokerbot.protocol.game import load_game
 
 GAME = load_game("holdem-nolimit-2p")
@@ -57,6 +58,14 @@ def test_rank_hand_on_hands_that_need_care():
     ):
         cards = list(cards_from_string(text))
         assert rank_hand(np.array(cards, dtype=np.int64), 7) == rank_generic(cards)
+
+
+def test_the_unused_deck_is_every_other_card_in_order():
+    left = unused_cards(np.array([51, 5, 0, 5], dtype=np.int64))
+    assert left.dtype == np.int64
+    assert left.tolist() == [card for card in range(52) if card not in (0, 5, 51)]
+    assert unused_cards(np.empty(0, dtype=np.int64)).tolist() == list(range(52))
+    assert unused_cards(np.arange(52, dtype=np.int64)).size == 0
 
 
 def test_holdings_index_both_ways():
@@ -105,7 +114,7 @@ def test_equity_against_a_weighted_range_matches_eval7_on_the_river():
     hero = [c for c in range(52) if c not in board][:2]
     weights = np.random.default_rng(1).random(NUM_HOLDINGS)
     weights[conflict_mask([*board, *hero])] = 0.0
-    cards = [eval7.Card(CARD_STRINGS[c]) for c in range(52)]
+    cards = eval7_cards()
     shared = [cards[c] for c in board]
     mine = eval7.evaluate([cards[c] for c in hero] + shared)
     score = total = 0.0

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from pokerbot.bot.matches.inprocess import run_inprocess_match
-from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
 from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
@@ -27,6 +26,7 @@ from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyEr
 from pokerbot.strategies.abstract.translation import TreeTranslator, pseudo_harmonic, real_fraction
 from pokerbot.strategies.baselines import RandomPlayer
 from pokerbot.strategies.betting.sizing import BetSizing
+from pokerbot.strategies.card_abstraction.abstraction import EhsAbstraction
 
 NOLIMIT = load_game("holdem-nolimit-2p")
 SHORT_NOLIMIT = parse_game(

@@ -7,8 +7,10 @@ The screenshots of a hand in progress and of a showdown go to ``POKERBOT_SCREENS
 it names a folder (the README's, in ``docs/images/``, are made so), else to the test's
 temporary folder.
 
-The test needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them).
-Where they are missing it fails and says how to install them: it is never skipped.
+The tests need Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them;
+``POKERBOT_CHROMIUM`` and ``POKERBOT_CHROMEDRIVER`` name other paths). Where they are missing
+the tests are skipped, and the run's summary says how to install them in one line; where the
+``CI`` environment variable is set they are never skipped: they fail instead.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.matchlog import check_log
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM = Path(os.environ.get("POKERBOT_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("POKERBOT_CHROMEDRIVER", "/usr/bin/chromedriver"))
+INSTALL = "apt-get install chromium chromium-driver"
 WAIT = 60.0
 FIRST_WAIT = 600.0
 """The first decision of a hold'em agent in a fresh install compiles its code (about a minute)."""
@@ -54,6 +57,17 @@ return {
 };
 """
 """What the table shows of a finished hand, read in one go."""
+
+
+@pytest.fixture(autouse=True)
+def _browser_installed() -> None:
+    """Skip (fail where ``CI`` is set) before anything starts when Chromium or its driver is missing."""
+    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
+    if missing:
+        why = f"the browser tests need {' and '.join(missing)}: {INSTALL}"
+        if os.environ.get("CI"):
+            pytest.fail(f"{why} (CI is set: they are never skipped there)")
+        pytest.skip(why)
 
 
 @pytest.fixture
@@ -76,12 +90,6 @@ def web_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[WebDriver]:
-    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
-    if missing:
-        pytest.fail(
-            f"the browser test needs {' and '.join(missing)}: apt-get install chromium chromium-driver "
-            "(.ci/run does it)"
-        )
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never try to download a browser or driver
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)

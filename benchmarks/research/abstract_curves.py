@@ -19,10 +19,10 @@ import argparse
 import json
 from pathlib import Path
 
-from pokerbot.models.buckets.tables import EhsTables
 from pokerbot.strategies.abstract.best_response import exploitability
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.policy import AbstractPolicy
+from pokerbot.strategies.card_abstraction.tables import EhsTables
 
 
 def measure(args: argparse.Namespace) -> dict[str, list[dict[str, float]]]:

@@ -9,7 +9,7 @@ board). ``--checkpoint FILE`` resumes the run saved there (if it exists) and sav
 ``--checkpoint-every`` iterations; ``--snapshots DIR`` also writes the policy at each of
 those points (for exploitability curves). A fixed ``--seed`` reproduces a run.
 
-``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns seed 001's
+``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns Ponsen, de Jong and Lanctot's (2011)
 opponent model (a tree per round) from ACPC logs and writes it as a policy table of the
 abstract game, the ``--model`` of ``solve --algorithm mcrnr``.
 
@@ -25,18 +25,29 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from pokerbot.bot.cli.card_abstraction import deal_tables as distribution_tables
+from pokerbot.bot.cli.card_abstraction import is_distribution, load_abstraction
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
-from pokerbot.models.buckets.card_abstraction import SCHEMES, AbstractionError, EhsAbstraction, ExactAbstraction
-from pokerbot.models.buckets.tables import EhsTables, TablesError, build_ehs_tables
+from pokerbot.models.errors import ModelDataError
+from pokerbot.models.round_trees import learn_from_logs
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.abstract.best_response import exploitability as abstract_exploitability
 from pokerbot.strategies.abstract.game import AbstractGame
-from pokerbot.strategies.abstract.opponent import ModelDataError, learn_from_logs, model_table
+from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
+from pokerbot.strategies.card_abstraction.abstraction import (
+    SCHEMES,
+    AbstractionError,
+    DistributionAbstraction,
+    EhsAbstraction,
+    ExactAbstraction,
+)
+from pokerbot.strategies.card_abstraction.distribution import load_deal_tables
+from pokerbot.strategies.card_abstraction.tables import EhsTables, TablesError, build_ehs_tables
 
 DEFAULT_BOARDS = 10_000
 
@@ -68,11 +79,16 @@ def load_tables(path: Path, boards: int, seed: int) -> EhsTables:
 
 
 def make_game(game: Game, buckets: str, scheme: str, deals: Path | None, boards: int, deals_seed: int) -> AbstractGame:
-    """The abstract game of ``buckets`` (a count, or ``exact``)."""
+    """The abstract game of ``buckets`` (a count, ``exact``, or ``kmeans[:FILE]``)."""
     if buckets == "exact":
         return AbstractGame.exact(game)
+    if is_distribution(buckets):
+        if deals is None:
+            raise CommandError("k-means buckets need --deals DEALS.npz (built there when missing)")
+        abstraction = load_abstraction(buckets, game)
+        return AbstractGame.build(abstraction, distribution_tables(abstraction, deals, boards, deals_seed))
     if not buckets.isdigit() or int(buckets) < 1:
-        raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
+        raise CommandError(f"--buckets takes a positive count, 'exact' or 'kmeans[:FILE]', got {buckets!r}")
     if scheme not in SCHEMES:
         raise CommandError(f"unknown --scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
     if deals is None:
@@ -157,7 +173,8 @@ def run_solve(
     except OSError as error:
         raise fail(f"cannot write {out}: {error}") from None
     typer.echo(
-        f"{algorithm} on {game_name} ({abstract.tree!r}): {solver.iterations} iterations, "
+        f"{algorithm} on {game_name} (abstract game: {abstract.tree.num_nodes:,} nodes, "
+        f"{abstract.tree.num_infosets:,} information sets): {solver.iterations:,} iterations, "
         f"{solver.seconds:.1f} s solver time, {solver.iterations / max(solver.seconds, 1e-9):,.0f} iterations/s"
     )
     typer.echo(f"policy: {out}")
@@ -171,7 +188,7 @@ def train_rnr(
     buckets: str = typer.Option("10", "--buckets", help="Buckets per round (hold'em, equal width) or 'exact'."),
     cards: str = typer.Option("showdown", "--cards", help="When the bucket is known: showdown or all."),
 ) -> None:
-    """Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR."""
+    """Learn Ponsen, de Jong and Lanctot's (2011) opponent model (a tree per round) from ACPC logs, for MCRNR."""
     try:
         game_def = load_game(game)
         if cards not in ("showdown", "all"):
@@ -184,7 +201,7 @@ def train_rnr(
             raise CommandError(f"--buckets takes a positive count or 'exact', got {buckets!r}")
         started = time.perf_counter()
         lines = (line for path in logs for line in path.read_text(encoding="utf-8").splitlines())
-        model, hands = learn_from_logs(lines, game_def, player, abstraction, cards)
+        model, hands = learn_from_logs(lines, game_def, player, abstraction.bucket, cards)
         from pokerbot.strategies.abstract.betting import build_betting_tree
 
         tree = build_betting_tree(game_def, abstraction.num_buckets)
@@ -216,6 +233,10 @@ def abstract_report(
         policy = AbstractPolicy.load(policy_path, game)
         if isinstance(policy.abstraction, ExactAbstraction):
             abstract = AbstractGame.build(policy.abstraction)
+        elif isinstance(policy.abstraction, DistributionAbstraction):
+            if deals is None or not deals.exists():
+                raise CommandError("k-means policies need --deals DEALS.npz (their deal tables)")
+            abstract = AbstractGame.build(policy.abstraction, load_deal_tables(deals, policy.abstraction))
         else:
             if deals is None or not deals.exists():
                 raise CommandError("hold'em policies need --deals TABLES.npz (an existing EHS tables file)")

@@ -44,6 +44,7 @@ from pokerbot.protocol.matchlog import (
     read_header,
     read_log,
 )
+from pokerbot.protocol.names import safe_player_name
 
 VALUE_FUNCTIONS = ("stake", "equity")
 """The names ``--value`` takes (:mod:`pokerbot.strategies.aivat.values`): ``stake`` is
@@ -94,8 +95,9 @@ def _header_seed(header: Sequence[str]) -> int | None:
 
 
 def resolve_strategies(specs: Sequence[str], seats: Sequence[str]) -> dict[str, str]:
-    """``SEAT=NAME`` specifications as {player name: strategy name}. SEAT is a player name of
-    the log (which may itself hold ``=``) or a seat number, 1-based in ``seats`` order."""
+    """``SEAT=NAME`` specifications as {player name: strategy name}. SEAT is a player as the
+    match named it (``miximax:500nodes``, or the log's spelling, ``miximax=500nodes``) or a
+    seat number, 1-based in ``seats`` order."""
     known: dict[str, str] = {}
     for spec in specs:
         player = strategy = None
@@ -103,8 +105,8 @@ def resolve_strategies(specs: Sequence[str], seats: Sequence[str]) -> dict[str, 
             if char != "=":
                 continue
             left = spec[:index]
-            if left in seats:
-                player, strategy = left, spec[index + 1 :]
+            if left in seats or safe_player_name(left) in seats:
+                player, strategy = left if left in seats else safe_player_name(left), spec[index + 1 :]
                 break
             if left.isdigit() and 1 <= int(left) <= len(seats):
                 player, strategy = seats[int(left) - 1], spec[index + 1 :]
@@ -325,8 +327,15 @@ def _fmt(value: float | None, digits: int = 0) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
-def aivat_table(title: str, report: Sequence[dict[str, Any]], known: dict[str, str], big_blind: int) -> Table:
-    """The figures of :func:`aivat_report` as a table (chips/hand too in small games)."""
+def aivat_table(
+    title: str,
+    report: Sequence[dict[str, Any]],
+    known: dict[str, str],
+    big_blind: int,
+    shown: dict[str, str] | None = None,
+) -> Table:
+    """The figures of :func:`aivat_report` as a table (chips/hand too in small games); ``shown``
+    names a player as the user typed it (``miximax:500nodes`` for the log's ``miximax=500nodes``)."""
     small = is_small_game(big_blind)
     digits = 3 if small else 0
     table = Table(title=title)
@@ -334,7 +343,7 @@ def aivat_table(title: str, report: Sequence[dict[str, Any]], known: dict[str, s
         table.add_column(header, justify="left" if header in ("player", "strategy") else "right")
     for row in report:
         table.add_row(
-            row["name"],
+            (shown or {}).get(row["name"], row["name"]),
             known.get(row["name"], "unknown"),
             f"{_fmt(row['mbb_per_hand'])} ± {_fmt(row['mbb_per_hand_ci95'])}",
             f"{_fmt(row['aivat_mbb_per_hand'])} ± {_fmt(row['aivat_mbb_per_hand_ci95'])}",

@@ -12,10 +12,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from pokerbot.bot.cli.commands import COMMANDS
 from pokerbot.bot.cli.errors import BAD_INPUT, click_module, print_error, usage_error
+
+_typed = TyperOption.display_type_rich
+
+
+def _display_type(self: TyperOption, ctx: Any) -> str | None:
+    """An option's value type in the help (``<int>``), none for a flag (``--quiet``, ``--help``: no value)."""
+    return None if self.is_flag else _typed(self, ctx)
+
+
+TyperOption.display_type_rich = _display_type  # type: ignore[method-assign]
 
 RAW_ARGV_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 """Typer settings that hand a raw-argv command its whole command line."""
@@ -129,7 +139,9 @@ def _version(shown: bool) -> None:
     if shown:
         from importlib.metadata import version
 
-        typer.echo(f"pokerbot {version('pokerbot')}")
+        from pokerbot.bot.extras import DISTRIBUTION
+
+        typer.echo(f"pokerbot {version(DISTRIBUTION)}")
         raise typer.Exit(0)
 
 

@@ -71,7 +71,12 @@ COMMANDS: dict[str, CommandEntry] = {
     "train-rnr": CommandEntry(
         "pokerbot.bot.cli.abstract",
         "train_rnr",
-        "Learn seed 001's opponent model (a tree per round) from ACPC logs, for MCRNR.",
+        "Learn Ponsen, de Jong and Lanctot's (2011) opponent model (a tree per round) from ACPC logs, for MCRNR.",
+    ),
+    "abstraction": CommandEntry(
+        "pokerbot.bot.cli.card_abstraction",
+        "abstraction_app",
+        "Build the distribution-aware (k-means) card abstraction.",
     ),
     "kit": CommandEntry(
         "pokerbot.bot.cli.kit",
@@ -85,6 +90,11 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "log": CommandEntry(
         "pokerbot.bot.cli.log", "log_app", "Check and convert hand histories (ACPC logs, PHH, PokerStars)."
+    ),
+    "slumbot": CommandEntry(
+        "pokerbot.bot.cli.slumbot",
+        "slumbot_app",
+        "Play Slumbot's HTTP API (slumbot.com), serve the same API with our strategies, or check the two agree.",
     ),
     "game": CommandEntry("pokerbot.bot.cli.game", "game_app", "Inspect ACPC game definitions."),
     "rl": CommandEntry("pokerbot.bot.cli.rl", "rl_app", "Reinforcement learning on the engine: NFSP self-play."),

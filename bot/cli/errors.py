@@ -22,6 +22,8 @@ BAD_INPUT = 2
 """Exit status for input the user can correct (usage, values, files)."""
 FAILED = 1
 """Exit status for a failure while running (a dealer gone, a match broken off, a disk full)."""
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), once what was done is reported and written."""
 
 
 def error_line(what: str, where: str | None = None) -> str:

@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import plural
+from pokerbot.bot.extras import DISTRIBUTION
 from pokerbot.bot.kit.build import ACPC_FOLDER_NAMES, KitError, build_kit, read_kit
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.limits import TimeLimits
@@ -54,6 +55,12 @@ def build(
     t_hand: float = typer.Option(_DEFAULTS.hand_ms, "--t_hand", help="Limit per hand, ms."),
     t_per_hand: float = typer.Option(_DEFAULTS.per_hand_ms, "--t_per_hand", help="Average per hand, ms."),
     data: list[Path] = typer.Option([], "--data", help="A file or folder the strategy needs (repeatable)."),
+    wheel: Path | None = typer.Option(
+        None,
+        "--wheel",
+        help="The pokerbot wheel install.sh installs (default: the one this pokerbot was installed from, or the "
+        "source tree's dist/ build of this version; else install.sh installs from the package index).",
+    ),
 ) -> None:
     """Write a competition kit: start script (HOST PORT), game, data files, README, manifest."""
     from pokerbot.protocol.game import load_game
@@ -76,10 +83,12 @@ def build(
     except UnknownStrategyError:  # a bot of the user's own (file.py:Class, module:Class)
         summary = ""
     try:
-        kit = build_kit(outdir, name, game, limits, summary=summary, data=data)
+        kit = build_kit(outdir, name, game, limits, summary=summary, data=data, wheel=wheel)
     except (KitError, OSError) as error:
-        raise fail(str(error)) from None
+        raise fail(str(error), "--wheel" if "--wheel" in str(error) else None) from None
     typer.echo(f"kit written to {outdir}: ./startme.sh HOST PORT plays {kit.strategy} in {kit.game_name}")
+    source = kit.wheel or f"{DISTRIBUTION} {kit.pokerbot_version} from the package index"
+    typer.echo(f"on the machine that plays, ./install.sh installs pokerbot ({source}) in {outdir}/venv first")
     wanted = ACPC_FOLDER_NAMES.get(kit.game_name)
     if wanted and outdir.name != wanted:
         typer.echo(f"note: the reference validator wants the folder named {wanted}")

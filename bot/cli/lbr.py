@@ -80,7 +80,7 @@ def lbr_report(
         typer.echo(f"game: {game} ({describe_game(game_def)})")
         typer.echo(f"strategy: {strategy}; {result.hands} hands ({result.deals} deals in duplicate), seed {seed}")
         typer.echo(
-            f"LBR wins {result.mbb_per_hand:+,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand "
+            f"LBR wins {result.mbb_per_hand:+,.0f} ± {result.mbb_per_hand_ci95:,.0f} mbb/hand "
             f"(95% interval): a lower bound on the exploitability of {strategy}"
         )
         resumed = f" (and {result.resumed_hands} hands resumed from {folder})" if result.resumed_hands else ""
@@ -111,10 +111,10 @@ def lbr_report(
     for name, result in results.items():
         betting = result.settings.get("betting") or ""
         typer.echo(
-            f"  {name:<12} {betting:<16} {result.mbb_per_hand:+10,.0f} +- {result.mbb_per_hand_ci95:,.0f} mbb/hand"
+            f"  {name:<12} {betting:<16} {result.mbb_per_hand:+10,.0f} ± {result.mbb_per_hand_ci95:,.0f} mbb/hand"
         )
     typer.echo(
-        f"LBR wins at most {results[best].mbb_per_hand:+,.0f} +- {results[best].mbb_per_hand_ci95:,.0f} mbb/hand "
+        f"LBR wins at most {results[best].mbb_per_hand:+,.0f} ± {results[best].mbb_per_hand_ci95:,.0f} mbb/hand "
         f"({best}): the highest variant, a lower bound on the exploitability of {strategy}"
     )
 
@@ -157,28 +157,31 @@ def _run(
         if done:
             typer.echo(f"resuming from {folder}: {done} of {hands} hands already played", err=True)
     resume_note = f"; the same command resumes it from {folder}" if folder is not None else ""
-    with LoggedProgress(*columns, console=console, transient=False, disable=quiet) as progress:
-        task = progress.add_task(description, total=hands, completed=done)
-        if jobs is None and address is None:
-            jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))
-        try:
-            with make_executor(jobs, address) as executor:
-                return run_lbr(
-                    game_def,
-                    RegistryStrategy(strategy),
-                    hands,
-                    seed,
-                    executor=executor,
-                    on_hand=lambda: progress.advance(task),
-                    **run,
-                )
-        except (LbrError, MatchError) as error:
-            raise fail(str(error)) from None
-        except ExecutorError as error:  # Ray lost mid-run: what the checkpoint kept is kept
-            raise fail(f"{error}{resume_note}") from None
-        except KeyboardInterrupt:
-            typer.echo(f"interrupted{resume_note}", err=True)
-            raise typer.Exit(130) from None
+    if jobs is None and address is None:
+        jobs = max(1, min(os.cpu_count() or 1, lbr_matches(hands, match_hands)))
+    try:
+        executor = make_executor(jobs, address)
+    except ExecutorError as error:  # Ray missing, no cluster there: nothing played yet
+        raise fail(str(error), "--address" if address else "--jobs") from None
+    try:
+        with executor, LoggedProgress(*columns, console=console, transient=False, disable=quiet) as progress:
+            task = progress.add_task(description, total=hands, completed=done)
+            return run_lbr(
+                game_def,
+                RegistryStrategy(strategy),
+                hands,
+                seed,
+                executor=executor,
+                on_hand=lambda: progress.advance(task),
+                **run,
+            )
+    except (LbrError, MatchError) as error:
+        raise fail(str(error)) from None
+    except ExecutorError as error:  # Ray lost mid-run: what the checkpoint kept is kept
+        raise fail(f"{error}{resume_note}") from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted{resume_note}", err=True)
+        raise typer.Exit(130) from None
 
 
 __all__ = ["lbr_report"]

@@ -7,6 +7,8 @@
   ``--max-errors`` problems, with a count.
 * ``log convert FILE --to phh|pokerstars|acpc --out PATH``: an ACPC log to PHH or PokerStars
   text, or a PHH file back to an ACPC log.
+* ``log aivat`` (:mod:`~pokerbot.bot.cli.aivat`) and ``log audit`` (:mod:`~pokerbot.bot.cli.audit`):
+  a match's variance-reduced winnings, a player's leak report.
 
 Exit status: 0 when everything agrees (or was converted), 1 when a check finds disagreements,
 2 when the input cannot be read or the conversion is impossible (the message says where).
@@ -23,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_command
+from pokerbot.bot.cli.audit import audit_command
 from pokerbot.bot.cli.errors import FAILED, fail
 from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table
 from pokerbot.protocol.errors import GameDefinitionError, LogFormatError
@@ -135,10 +138,11 @@ def _print_report(logfile: Path, report: LogReport, game: Game | None) -> None:
     for name in names:
         total = report.totals.get(name, 0.0)
         per_hand = 1000.0 * total / big_blind / report.hands if report.hands else 0.0
-        table.add_row(name, format_value(total), f"{per_hand:.1f}")
+        table.add_row(name, format_value(total), f"{per_hand:,.0f}")
     print_table(table)
     if report.ok:
-        console.print("OK: every hand is legal and every value agrees.", markup=False)
+        truncated = f" The match was {report.truncated}." if report.truncated else ""
+        console.print(f"OK: every hand is legal and every value agrees.{truncated}", markup=False, soft_wrap=True)
         return
     for problem in report.problems:
         errors.print(f"{logfile}: {problem}", markup=False, soft_wrap=True)
@@ -211,3 +215,4 @@ def _write_acpc(hands: list[LoggedHand], out: Path, match_name: str) -> list[Pat
 
 
 log_app.command("aivat")(aivat_command)
+log_app.command("audit")(audit_command)

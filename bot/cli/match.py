@@ -14,12 +14,13 @@ Exit status: 0 on success, 1 when the match fails, 2 on bad usage.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -27,9 +28,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.table import Table
 
 from pokerbot.bot.cli.aivat import aivat_report, aivat_table
-from pokerbot.bot.cli.errors import FAILED, fail
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, plural, prepare_output, print_table, remove_empty
-from pokerbot.bot.cli.progress import LoggedProgress
+from pokerbot.bot.cli.errors import FAILED, INTERRUPTED, fail
+from pokerbot.bot.cli.outputs import (
+    OutputFolderError,
+    announce,
+    plural,
+    prepare_output,
+    print_table,
+    remove_empty,
+    shown_names,
+)
+from pokerbot.bot.cli.progress import LoggedProgress, compile_notice
 from pokerbot.bot.matches.base import MatchConfigError, MatchError, MatchOutcome
 from pokerbot.bot.matches.chunks import DEFAULT_CHUNK_HANDS, MergedMatch
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
@@ -37,21 +46,29 @@ from pokerbot.bot.matches.plan import MatchPlan, make_plan, play_plan
 from pokerbot.bot.matches.stats import PlayerStats, is_small_game, match_stats
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
-from pokerbot.strategies.base import StrategyRegistry, UnknownStrategyError
+from pokerbot.strategies.base import Strategy, StrategyRegistry, UnknownStrategyError
 from pokerbot.strategies.registry import default_registry, default_strategy
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 DEFAULT_GAME = "holdem-nolimit-2p"
+DEFAULT_HANDS = 100
+"""Hands of a match by default: the quick start's heads-up no-limit match of the default agent,
+its solver compiled on the first run, takes under two minutes on two cores (README)."""
 DEFAULT_OPPONENT = "random"
 MATCH_CONTEXT_SETTINGS: dict[str, Any] = {"allow_extra_args": True}
 """Lets ``--players A B C`` take several values (the extra arguments after the first)."""
 BANKROLL_PLOT = "bankroll.png"
+COMPILING = "compiling the solver (first run only; later runs load it in seconds)"
+"""Said when a strategy's code is first compiled (before the first hand)."""
 LOOPBACK_MODULES = ("pokerbot.bot.dealer.server", "pokerbot.bot.client.play")
 
 
 def match_command(
     ctx: typer.Context,
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="A built-in game name or a game definition file."),
-    hands: int = typer.Option(1000, "--hands", "-n", help="Hands to play (deals, in duplicate mode)."),
+    hands: int = typer.Option(DEFAULT_HANDS, "--hands", "-n", help="Hands to play (deals, in duplicate mode)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Dealing seed (0..2**32-1); strategies' seeds derive from it."),
     players: list[str] | None = typer.Option(
         None,
@@ -67,7 +84,9 @@ def match_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     fixed_seats: bool = typer.Option(False, "--fixed-seats", help="Seats do not rotate between hands."),
     name: str = typer.Option("match", "--name", help="Match name: the log is <out>/<name>.log."),
-    jobs: int | None = typer.Option(None, "--jobs", help=f"{JOBS_HELP} Implies --in-process (default 1)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", help=f"{JOBS_HELP} Plays chunks of hands in process (without it: one match, no chunks)."
+    ),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     chunk_hands: int | None = typer.Option(
         None,
@@ -80,6 +99,8 @@ def match_command(
     registry = default_registry()
     chunked = jobs is not None or address is not None or chunk_hands is not None or aivat
     try:
+        if jobs is not None and jobs < 1:
+            raise MatchConfigError(f"--jobs must be at least 1, got {jobs}")
         if chunked and chunk_hands is None and (jobs not in (None, 1) or address is not None):
             chunk_hands = DEFAULT_CHUNK_HANDS
         if chunk_hands is not None and chunk_hands < 1:
@@ -124,6 +145,8 @@ def match_command(
             outcomes = _play(plan, registry, quiet)
     except BaseException as error:
         remove_empty(created)  # no folder left behind with nothing in it
+        if isinstance(error, KeyboardInterrupt):
+            raise fail("stopped by Ctrl-C before a hand was finished", status=INTERRUPTED) from None
         if isinstance(error, ExecutorError | UnknownStrategyError):  # a strategy found bad when it is built
             raise fail(str(error)) from None
         if isinstance(error, ModuleNotFoundError) and error.name in LOOPBACK_MODULES:
@@ -134,15 +157,13 @@ def match_command(
     elapsed = time.perf_counter() - started
     stats = match_stats([o.per_hand_values for o in outcomes], plan.names, game_definition.big_blind)
     print_table(_table(plan, stats, elapsed))
-    renamed = [f"{typed} is {name}" for typed, name in zip(shown_names(plan.strategies), plan.names) if typed != name]
-    if renamed:
-        typer.echo(f"in the log: {', '.join(renamed)} (a log's names hold no ':', '|' or spaces)")
     figures = None
     if aivat:
         figures = aivat_figures(merged, plan.names, game_definition.big_blind)
         known = {name: s for name, s in zip(plan.names, plan.strategies, strict=True) if name in figures["known"]}
-        title = f"AIVAT ({'known: ' + ', '.join(known) if known else 'no known player'})"
-        print_table(aivat_table(title, figures["players"], known, game_definition.big_blind))
+        shown = dict(zip(plan.names, shown_names(plan.strategies), strict=True))
+        title = f"AIVAT ({'known: ' + ', '.join(shown[name] for name in known) if known else 'no known player'})"
+        print_table(aivat_table(title, figures["players"], known, game_definition.big_blind, shown))
     plot = _plot(plan, outcomes)
     if json_path is not None:
         report = _report(plan, outcomes, stats, elapsed, plot)
@@ -155,6 +176,10 @@ def match_command(
     failed = [o.error for o in outcomes if o.error is not None]
     if failed:
         raise fail(f"the match stopped early: {failed[0]}", status=FAILED)
+    stopped = [o.stopped for o in outcomes if o.stopped is not None]
+    if stopped:
+        typer.echo(f"{stopped[0]}: the table and the log (marked truncated) hold the hands finished", err=True)
+        raise typer.Exit(INTERRUPTED)
 
 
 def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) -> list[str]:
@@ -168,14 +193,28 @@ def _players(options: Sequence[str] | None, extra: Sequence[str], game: Game) ->
 
 
 def _play(plan: MatchPlan, registry: StrategyRegistry, quiet: bool) -> list[MatchOutcome]:
-    """Play ``plan`` under a progress bar (none when ``quiet``)."""
+    """Play ``plan`` under a progress bar (none when ``quiet``); Ctrl-C ends it after the
+    hands finished (:func:`~pokerbot.bot.matches.plan.play_plan`'s ``interruptible``)."""
+    console = Console(stderr=True)
+
+    def prepare(strategies: Sequence[Strategy]) -> None:
+        """Each strategy's data loaded and code compiled, before the first hand; a first
+        compile says so (it takes about a minute for a hold'em agent)."""
+        for strategy, shown in zip(strategies, shown_names(plan.strategies), strict=True):
+            with compile_notice(
+                functools.partial(console.print, f"{shown}: {COMPILING}", highlight=False, soft_wrap=True)
+            ):
+                strategy.prepare()
+
     if quiet:
-        return play_plan(plan, registry)
+        return play_plan(plan, registry, prepare=prepare, interruptible=True)
     total = plan.hands * (2 if plan.duplicate else 1)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with LoggedProgress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(" vs ".join(plan.names), total=total)
-        return play_plan(plan, registry, on_hand=lambda _hand: progress.advance(task))
+    with LoggedProgress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(" vs ".join(shown_names(plan.strategies)), total=total)
+        return play_plan(
+            plan, registry, on_hand=lambda _hand: progress.advance(task), prepare=prepare, interruptible=True
+        )
 
 
 def _play_chunked(
@@ -190,7 +229,7 @@ def _play_chunked(
         make_executor(jobs or 1, address) as executor,
         LoggedProgress(*columns, console=Console(stderr=True), transient=True, disable=quiet) as progress,
     ):
-        task = progress.add_task(" vs ".join(plan.names), total=total)
+        task = progress.add_task(" vs ".join(shown_names(plan.strategies)), total=total)
         return play_plan_chunked(
             plan, executor, chunk_hands=chunk_hands, aivat=aivat, on_hand=lambda count: progress.advance(task, count)
         )
@@ -231,17 +270,6 @@ def _table(plan: MatchPlan, stats: Sequence[PlayerStats], elapsed: float) -> Tab
             row.append(f"{_fmt(player.mean, 3)} ± {_fmt(player.ci95, 3)}")
         table.add_row(*row)
     return table
-
-
-def shown_names(strategies: Sequence[str]) -> list[str]:
-    """The players as the user typed them (``adaptive:200nodes``), a repeat numbered
-    (``random``, ``random (2)``): what tables show (the log's names are made safe for it)."""
-    seen: dict[str, int] = {}
-    shown = []
-    for strategy in strategies:
-        seen[strategy] = seen.get(strategy, 0) + 1
-        shown.append(strategy if seen[strategy] == 1 else f"{strategy} ({seen[strategy]})")
-    return shown
 
 
 def _finite(value: float) -> float | None:
@@ -290,8 +318,15 @@ def _report(
 
 
 def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
-    """Write ``bankroll.png`` in the output folder: cumulative chips per player by hand
-    (by deal, summing both seatings, in duplicate mode). Matplotlib's Agg canvas, no pyplot."""
+    """Write ``bankroll.png`` (:func:`bankroll_figure`) in the output folder."""
+    path = plan.output_dir / BANKROLL_PLOT
+    bankroll_figure(plan, outcomes).savefig(path)
+    return path
+
+
+def bankroll_figure(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Figure:
+    """Cumulative winnings per player by hand (by deal, summing both seatings, in duplicate
+    mode), the players named as typed. Matplotlib's Agg canvas, no pyplot."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -299,19 +334,17 @@ def _plot(plan: MatchPlan, outcomes: Sequence[MatchOutcome]) -> Path:
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     deals = min(len(o.per_hand_values) for o in outcomes)
-    for player in plan.names:
+    for player, shown in zip(plan.names, shown_names(plan.strategies), strict=True):
         running, series = 0.0, [0.0]
         big_blind = plan.game.big_blind
         for hand in range(deals):
             running += sum(o.per_hand_values[hand].get(player, 0.0) for o in outcomes) / big_blind
             series.append(running)
-        axes.plot(range(deals + 1), series, label=player, linewidth=1.2)
+        axes.plot(range(deals + 1), series, label=shown, linewidth=1.2)
     axes.axhline(0.0, color="grey", linewidth=0.6)
     axes.set_xlabel("deal" if plan.duplicate else "hand")
     axes.set_ylabel(f"cumulative winnings ({'antes' if plan.game.has_antes else 'big blinds'})")
     axes.set_title(f"{plan.game_name}, seed {plan.seed}" + (" (duplicate)" if plan.duplicate else ""))
     axes.legend(loc="best")
     figure.tight_layout()
-    path = plan.output_dir / BANKROLL_PLOT
-    figure.savefig(path)
-    return path
+    return figure

@@ -10,7 +10,7 @@ through :func:`write_json_report`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -97,7 +97,19 @@ def print_table(table: Table, *, err: bool = False) -> None:
     console.print(table)
 
 
+def shown_names(strategies: Sequence[str]) -> list[str]:
+    """The players as the user typed them (``adaptive:200nodes``), a repeat numbered
+    (``random``, ``random (2)``): what tables show (the log's names are made safe for it)."""
+    seen: dict[str, int] = {}
+    shown = []
+    for strategy in strategies:
+        seen[strategy] = seen.get(strategy, 0) + 1
+        shown.append(strategy if seen[strategy] == 1 else f"{strategy} ({seen[strategy]})")
+    return shown
+
+
 __all__ = [
+    "shown_names",
     "OutputFolderError",
     "announce",
     "plural",

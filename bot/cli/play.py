@@ -27,7 +27,7 @@ from enum import StrEnum
 import structlog
 import typer
 
-from pokerbot.bot.cli.errors import FAILED, fail
+from pokerbot.bot.cli.errors import FAILED, INTERRUPTED, fail
 from pokerbot.bot.cli.outputs import plural
 from pokerbot.bot.client.play import DealerConnectionError, play_match
 from pokerbot.bot.human.terminal import TerminalHuman
@@ -179,6 +179,7 @@ def play(
                 # A person answers at the terminal of this process; a strategy runs where
                 # the client puts it (a process of its own, unless it is cheap).
                 isolation="thread" if human else "auto",
+                say=lambda text: typer.echo(text, err=True),
             )
         )
     except DealerConnectionError as error:
@@ -187,7 +188,9 @@ def play(
             raise typer.Exit(FAILED) from None
         raise fail(str(error), "--url" if url or ws else "--port", status=FAILED) from None
     except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+        if isinstance(player, TerminalHuman):  # the person stopped: what they won so far
+            typer.echo(f"\nstopped by Ctrl-C: {player.tally()}")
+        raise typer.Exit(INTERRUPTED) from None
     MATCH_PLAYED.set()
     if result.mismatch is not None:
         # The dealer's lines do not fit --game: nothing was played, and the user can fix it.

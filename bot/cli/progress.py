@@ -11,7 +11,9 @@ still comes at the end)::
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -62,4 +64,25 @@ def progress_line(task: Task) -> str:
     return f"{task.description}: {done}, {elapsed} elapsed" + (f"; {status}" if status else "")
 
 
-__all__ = ["LOG_SECONDS", "LoggedProgress", "progress_line"]
+@contextlib.contextmanager
+def compile_notice(say: Callable[[], None]) -> Iterator[None]:
+    """Calls ``say`` once, when numba starts compiling code in the block (the first run of a
+    fresh install: code loaded from numba's cache says nothing)."""
+    from numba.core import event
+
+    class _First(event.Listener):
+        said = False
+
+        def on_start(self, _event: event.Event) -> None:
+            if not self.said:
+                self.said = True
+                say()
+
+        def on_end(self, _event: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", _First()):
+        yield
+
+
+__all__ = ["LOG_SECONDS", "LoggedProgress", "compile_notice", "progress_line"]

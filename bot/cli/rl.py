@@ -10,7 +10,8 @@ and ``DIR/curve.json`` (exploitability in chips per hand against CPU seconds and
 ``--checkpoint DIR`` the networks, buffers and curve are saved there at every evaluation, and the
 same command run again goes on where it stopped (with the saved settings). ``--set KEY=VALUE``
 changes one of :class:`~pokerbot.strategies.rl.nfsp.NfspSettings` (repeatable). CPU time, not
-wall time: the figure does not depend on what else the machine runs. Needs PyTorch (``pip install -e ".[rl]"``).
+wall time: the figure does not depend on what else the machine runs. Needs the ``rl`` extra
+(PyTorch, Gymnasium: :func:`pokerbot.bot.extras.install_hint`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import typer
 
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output
+from pokerbot.bot.extras import install_hint
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import load_game
 
@@ -50,9 +52,10 @@ def train(
 ) -> None:
     """Train NFSP in GAME; write the average policy (tabular) and its exploitability curve."""
     try:
+        import gymnasium  # noqa: F401 - the environment's
         import torch
     except ImportError:
-        raise fail('NFSP needs PyTorch: pip install -e ".[rl]"', status=1) from None
+        raise fail(f"NFSP needs PyTorch and Gymnasium, the rl extra: {install_hint('rl')}", status=1) from None
     from pokerbot.strategies.rl.encoding import EncodingError
     from pokerbot.strategies.rl.nfsp import NFSP, NfspSettings
     from pokerbot.strategies.solvers.errors import SolverError

@@ -74,12 +74,17 @@ def solve(
     rule: str | None = typer.Option(None, "--rule", help=f"Override the update rule: {', '.join(RULES)}."),
     samples: int | None = typer.Option(None, "--samples", help="Samples per iteration (os-mccfr, es-mccfr)."),
     buckets: str | None = typer.Option(
-        None, "--buckets", help="Solve the abstract game: EHS buckets per round (hold'em) or 'exact' (small games)."
+        None,
+        "--buckets",
+        help="Solve the abstract game: EHS buckets per round (hold'em), 'exact' (small games), or 'kmeans' / "
+        "'kmeans:FILE' (the k-means card abstraction: pokerbot abstraction build).",
     ),
     scheme: str = typer.Option("width", "--scheme", help="With --buckets: width (equal width) or percentile."),
-    deals: Path | None = typer.Option(None, "--deals", help="With --buckets: EHS tables file (built when missing)."),
-    boards: int = typer.Option(10_000, "--boards", help="Boards of new EHS tables."),
-    deals_seed: int = typer.Option(0, "--deals-seed", help="Seed of the boards of new EHS tables."),
+    deals: Path | None = typer.Option(
+        None, "--deals", help="With --buckets: EHS tables, or k-means deal tables (built when missing)."
+    ),
+    boards: int = typer.Option(10_000, "--boards", help="Boards of new EHS or deal tables."),
+    deals_seed: int = typer.Option(0, "--deals-seed", help="Seed of the boards of new EHS or deal tables."),
     checkpoint: Path | None = typer.Option(None, "--checkpoint", help="With --buckets: resume from / save to."),
     checkpoint_every: int = typer.Option(10_000_000, "--checkpoint-every", help="Iterations between checkpoints."),
     snapshots: Path | None = typer.Option(None, "--snapshots", help="With --buckets: a policy at each checkpoint."),
@@ -209,7 +214,11 @@ def exploitability(
         None, "--seed", "-s", help="lbr: dealing seed (default 0); abstract policies: seed of the deal samples (12345)."
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", "--workers", help=f"lbr: {JOBS_HELP} (At most one per match.)", show_default=False
+        None,
+        "--jobs",
+        "--workers",
+        help=f"lbr: {JOBS_HELP} Default: every core, at most one per match.",
+        show_default=False,
     ),
     address: str | None = typer.Option(None, "--address", help=f"lbr: {ADDRESS_HELP}"),
     match_hands: int | None = typer.Option(
@@ -235,7 +244,9 @@ def exploitability(
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint", help="lbr: keep the run's progress in this folder; run again to resume it."
     ),
-    deals: Path | None = typer.Option(None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables."),
+    deals: Path | None = typer.Option(
+        None, "--deals", help="Abstract (.npz) hold'em policies: the EHS tables (k-means policies: their deal tables)."
+    ),
     samples: int = typer.Option(500_000, "--samples", help="Abstract hold'em policies: deals per sample."),
     memory: int | None = typer.Option(
         None,

@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.table import Table
 
 from pokerbot.bot.cli.errors import FAILED, fail
-from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, print_table, remove_empty
+from pokerbot.bot.cli.outputs import OutputFolderError, announce, prepare_output, print_table, remove_empty, shown_names
 from pokerbot.bot.cli.progress import LoggedProgress
 from pokerbot.bot.matches.base import MatchError
 from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP, ExecutorError, make_executor
@@ -55,7 +55,7 @@ def tournament_command(
     ),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Every deal twice, seats exchanged."),
     aivat: bool = typer.Option(False, "--aivat", help="Also AIVAT's variance-reduced cross-table."),
-    jobs: int | None = typer.Option(None, "--jobs", help=JOBS_HELP),
+    jobs: int | None = typer.Option(None, "--jobs", help=f"{JOBS_HELP} Default: every core."),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     chunk_hands: int | None = typer.Option(None, "--chunk-hands", help="Hands per chunk (default: whole matches)."),
     json_path: Path | None = typer.Option(None, "--json", help="Write every figure to this JSON file."),
@@ -173,9 +173,10 @@ def _cross_table(result: TournamentResult, aivat: bool) -> Table:
     )
     table = Table(title=title)
     table.add_column("")
-    for name in plan.names:
+    shown = shown_names(plan.strategies)
+    for name in shown:
         table.add_column(name, justify="right")
-    for name, row in zip(plan.names, result.cross_table(aivat), strict=True):
+    for name, row in zip(shown, result.cross_table(aivat), strict=True):
         table.add_row(name, *("" if c is None else f"{_fmt(c.mbb_per_hand)} ± {_fmt(c.mbb_ci95)}" for c in row))
     return table
 
@@ -183,10 +184,10 @@ def _cross_table(result: TournamentResult, aivat: bool) -> Table:
 def _ranking(result: TournamentResult) -> Table:
     plan = result.plan
     table = Table(title="ranking: mean mbb/hand against the opponents met")
-    for header in ("rank", "player", "strategy", "mbb/hand", "95%"):
+    for header in ("rank", "player", "mbb/hand", "95%"):
         table.add_column(header, justify="right" if header in ("rank", "mbb/hand", "95%") else "left")
     for rank, (player, mean, half) in enumerate(result.ranking(), start=1):
-        table.add_row(str(rank), plan.names[player], plan.strategies[player], _fmt(mean), f"± {_fmt(half)}")
+        table.add_row(str(rank), shown_names(plan.strategies)[player], _fmt(mean), f"± {_fmt(half)}")
     return table
 
 

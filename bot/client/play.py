@@ -42,6 +42,7 @@ import dataclasses
 import logging
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,13 +57,16 @@ from pokerbot.protocol.errors import IncompleteHandError, ProtocolError
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import DecisionClock, TimeLimits
 from pokerbot.protocol.session import ActionRequired, ClientSession, HandFinished, StateUpdate, safe_action
-from pokerbot.protocol.wire import MatchState, is_comment
+from pokerbot.protocol.wire import MatchState, is_comment, parse_seats_comment
 from pokerbot.strategies.base import Strategy
 
 _OBSERVE_SHARE = 0.5
 _OBSERVE_MIN_SECONDS = 0.01
 _RETRY_FIRST_SECONDS = 0.05
 _RETRY_MAX_SECONDS = 1.0
+WAITING_NOTICE_SECONDS = 1.0
+"""Silence from the dealer this long after the version line: the client says it waits for the
+match to start (a dealer that does not say how many seats are connected, as the reference)."""
 
 
 class DealerConnectionError(ConnectionError):
@@ -105,8 +109,13 @@ class _Player:
         clock: DecisionClock,
         log: structlog.typing.FilteringBoundLogger,
         runner: Runner,
+        say: Callable[[str], None],
     ) -> None:
         self.connection = connection
+        self.say = say
+        """Tells the person running the client how the match is going (the wait for the start)."""
+        self._silence: asyncio.TimerHandle | None = None
+        """Says that the client waits, unless the dealer speaks first (:data:`WAITING_NOTICE_SECONDS`)."""
         self.session = ClientSession(game)
         self.strategy = strategy
         self.clock = clock
@@ -138,7 +147,11 @@ class _Player:
 
     async def run(self) -> ClientResult:
         """Play until the dealer closes the connection; how it went."""
-        error = await self._exchange()
+        try:
+            error = await self._exchange()
+        finally:
+            if self._silence is not None:
+                self._silence.cancel()
         if self.too_long is not None:
             where = f"in hand {self.hand_number}" if self.in_hand else f"after {self.session.hands_finished} hands"
             error = f"the client closed the connection {where}: the dealer sent an over-long line ({self.too_long})"
@@ -161,6 +174,10 @@ class _Player:
             await connection.send_lines([self.session.hello()])
         except ConnectionError as problem:  # refused at once: what the dealer said is still readable
             error = f"connection to the dealer failed: {problem}"
+        else:
+            self._silence = asyncio.get_running_loop().call_later(
+                WAITING_NOTICE_SECONDS, self.say, "waiting for the dealer to start the match (when every seat is taken)"
+            )
         if isinstance(self.runner, InlineRunner):
             ended = self._ended = asyncio.get_running_loop().create_future()
             if connection.subscribe(self._on_line, self._on_end):
@@ -194,6 +211,9 @@ class _Player:
         """Read one line and note what it says; the request or hand's end to act on, if any,
         and (for a request) when its budget started (monotonic seconds)."""
         received = time.monotonic()
+        if self._silence is not None:
+            self._silence.cancel()
+            self._silence = None
         hand_end_read_at, self._hand_end_read_at = self._hand_end_read_at, None
         try:
             event = self.session.receive(line)
@@ -220,6 +240,9 @@ class _Player:
             return event, received
         elif is_comment(line):
             self.log.info("dealer_comment", text=line)
+            seats = parse_seats_comment(line)
+            if seats is not None and self.session.hands_finished == 0 and not self.in_hand:
+                self.say(f"waiting for the dealer: {seats[0]} of {seats[1]} seats connected")
             if line.lstrip("#; ").lower().startswith("error"):
                 self.dealer_error = line.lstrip("#; ")
         return None, received
@@ -439,6 +462,7 @@ async def play_match(
     connect_timeout: float = 10.0,
     isolation: Isolation = "auto",
     ordered: bool = False,
+    say: Callable[[str], None] | None = None,
 ) -> ClientResult:
     """Play ``strategy`` in one match at the dealer seat ``url`` until it ends.
 
@@ -451,13 +475,15 @@ async def play_match(
     observes every hand, in order, before its next decision, however slow its observations
     (reproducible matches under generous limits; by default a strategy process observes the
     hands' ends queued whenever no decision waits, so a decision waits for at most one
-    observation). The strategy's
+    observation). ``say`` gets what the person running the client should know while it waits
+    for the match to start (``waiting for the dealer: 1 of 2 seats connected``; default: the
+    log, at info level). The strategy's
     :meth:`~pokerbot.strategies.base.Strategy.prepare` runs first, before connecting. Raises
     :class:`DealerConnectionError` when the dealer cannot be reached; every other problem
     ends up in :attr:`ClientResult.error`.
     """
     strategy.prepare()  # a cold start's loading is paid here, before the dealer's clock runs
-    preload_ranker(game.ranker)  # eval7, for the hands' values at showdowns
+    preload_ranker(game.ranker)  # the compiled ranker, for the hands' values at showdowns
     runner = make_runner(strategy, game, isolation, ordered=ordered)  # forked before any connection or thread exists
     try:
         connection = await connect(url, token=token, connect_timeout=connect_timeout)
@@ -467,7 +493,7 @@ async def play_match(
     log = client_logger().bind(dealer=redact_url(url))
     log.info("connected", strategy=strategy.name, runs=runner.kind)
     clock = DecisionClock(limits, time_per_action)
-    player = _Player(connection, game, strategy, clock, log, runner)
+    player = _Player(connection, game, strategy, clock, log, runner, say or (lambda text: log.info(text)))
     try:
         result = await player.run()
     finally:

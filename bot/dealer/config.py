@@ -50,6 +50,11 @@ class DealerConfig(BaseModel):
     token: str | None = None
     max_invalid: int | None = Field(default=None, ge=0)
     game_label: str | None = None
+    stop_keeps_score: bool = False
+    """A signal (SIGINT, SIGTERM) ends the match as a shorter one: the log gets the ``SCORE``
+    of the hands finished after a line marking it truncated (``pokerbot match``). False: the
+    match is aborted as the reference dealer's is, the log without ``SCORE`` (resumable with
+    the transaction file)."""
     hand_values: bool = True
     """Keep every hand's values for :attr:`MatchResult.per_hand_values` (False: the totals
     alone, memory flat in the number of hands; the log keeps the hands)."""
@@ -122,6 +127,8 @@ class MatchResult:
     per_hand_values: list[dict[str, float]]
     signal: int | None = None
     """The signal (SIGINT, SIGTERM) that stopped the match, if one did."""
+    stopped: str | None = None
+    """Why the match ended early as a shorter one (:attr:`DealerConfig.stop_keeps_score`)."""
 
 
 __all__ = ["DealerConfig", "MatchResult"]

@@ -115,7 +115,8 @@ class DealerOutput:
             elif isinstance(event, DealerWarning):
                 err.append(f"WARNING: {event.message}")
             elif isinstance(event, MatchFinished):
-                self._log_line(event.score_line, err)
+                for line in event.log_lines:
+                    self._log_line(line, err)
             elif isinstance(event, MatchAborted):
                 self.error = event.reason
                 err.append(f"ERROR: {event.reason}")

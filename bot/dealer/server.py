@@ -11,6 +11,9 @@ its version line, then plays the match through :class:`~pokerbot.protocol.dealer
   with ``transactions`` the transaction file ``MATCHNAME.tlog``, from which a killed match
   resumes (:mod:`pokerbot.bot.dealer.match_files`).
 
+While seats are missing, each seat that connects is printed on standard error (unless
+``quiet``) and every seat already there gets the comment line ``# seats connected: K of N``
+(:func:`~pokerbot.protocol.wire.seats_comment`; clients of the reference ignore comments).
 One connection per seat: a second connection to a taken seat gets a ``# error: ...`` comment
 line and is closed. A timeout, a disconnect, an over-long line or too many invalid actions
 end the match; :attr:`MatchResult.error` says why and the log keeps every finished hand.
@@ -40,7 +43,7 @@ from pokerbot.protocol.dealer_events import DealerEvent
 from pokerbot.protocol.dealer_session import DealerSession
 from pokerbot.protocol.errors import ProtocolError
 from pokerbot.protocol.session import check_version
-from pokerbot.protocol.wire import is_comment
+from pokerbot.protocol.wire import is_comment, seats_comment
 
 _SHUTDOWN_GRACE_SECONDS = 2.0
 
@@ -107,6 +110,8 @@ class _Match:
         """The task handling :attr:`queue`, while it has inputs."""
         self.signal: int | None = None
         """The signal that stopped the dealer, if one did."""
+        self.stopped: str | None = None
+        """Why a signal ended the match as a shorter one (:attr:`DealerConfig.stop_keeps_score`)."""
 
     @property
     def error(self) -> str | None:
@@ -167,8 +172,21 @@ class _Match:
             self.connections[seat] = None
             return False
         self.ready[seat] = True
+        connected, seats = sum(self.ready), len(self.ready)
+        if not self.config.quiet:
+            name = self.config.names[seat]
+            self.output.stderr(
+                [f"seat {seat + 1} ({name}) connected from {connection.peer}: {connected} of {seats} seats connected"]
+            )
         if all(self.ready):
             self.all_ready.set()
+        else:  # the players already there hear that the match waits for the others
+            said = [seats_comment(connected, seats)]
+            for other, ready in enumerate(self.ready):
+                peer = self.connections[other]
+                if ready and peer is not None:
+                    with contextlib.suppress(ConnectionError, OSError):
+                        await peer.send_lines(said)
         return True
 
     async def _pump(self, seat: int, connection: LineConnection) -> None:
@@ -382,6 +400,11 @@ class _Match:
             session = self.session
             if session.finished:
                 return
+            if self.config.stop_keeps_score:
+                await self.output.carry_out(session.stop("Ctrl-C" if name == "SIGINT" else name))
+                self.stopped = session.stopped
+                self.done.set()
+                return
             kept = "; resume it with -T -a" if self.config.transactions else ""
             reason = (
                 f"stopped by {name} in hand {session.hand_number}: the log keeps the "
@@ -457,6 +480,7 @@ async def serve_match(
         error=match.error,
         per_hand_values=list(session.per_hand_values),
         signal=match.signal,
+        stopped=match.stopped,
     )
 
 

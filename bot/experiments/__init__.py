@@ -7,11 +7,11 @@ experiment ...`` commands (:mod:`pokerbot.bot.experiments.cli`) do. What is here
   :mod:`~pokerbot.bot.experiments.model_learning` (``experiment model-learning``, scored
   by :mod:`~pokerbot.bot.experiments.model_evaluation`) and
   :mod:`~pokerbot.bot.experiments.small_games` (``experiment kuhn`` and ``experiment leduc``);
-* seed 000's Kuhn study: :mod:`~pokerbot.bot.experiments.kuhn_study`, its simulator
+* Southey, Hoehn and Holte's (2009) Kuhn study: :mod:`~pokerbot.bot.experiments.kuhn_study`, its simulator
   :mod:`~pokerbot.bot.experiments.kuhn_sim`, its models
   (:mod:`~pokerbot.bot.experiments.kuhn_models`, :mod:`~pokerbot.bot.experiments.kuhn_p1_model`)
   and Exp4 strategy learning (:mod:`~pokerbot.bot.experiments.exp4`);
-* seed 002's Leduc study: :mod:`~pokerbot.bot.experiments.leduc_study`, with the tree
+* Tansey's (2013) Leduc study: :mod:`~pokerbot.bot.experiments.leduc_study`, with the tree
   simulator (:mod:`~pokerbot.bot.experiments.simulate`), trials
   (:mod:`~pokerbot.bot.experiments.trials`), learners
   (:mod:`~pokerbot.bot.experiments.learners`), policy bootstrapping

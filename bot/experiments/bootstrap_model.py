@@ -1,4 +1,4 @@
-"""Policy bootstrapping (seed 002, Algorithm 4): a portfolio speeds up an explicit model.
+"""Policy bootstrapping (Tansey 2013, Algorithm 4): a portfolio speeds up an explicit model.
 
 After every hand the portfolio's posterior is updated (the implicit model), one portfolio
 policy ``s_p`` is drawn from it (importance sampling over the portfolio) and *added to the

@@ -1,4 +1,4 @@
-"""Sequential Exp4 strategy learning (seed 000, Algorithm 1), vectorised over independent runs.
+"""Sequential Exp4 strategy learning (Southey, Hoehn and Holte 2009, Algorithm 1), vectorised over independent runs.
 
 ``K`` experts (strategies) recommend how to play a hand. Before hand ``t`` the master plays
 expert ``i`` with probability
@@ -8,7 +8,7 @@ expert ``i`` with probability
 and after the hand every expert is credited in proportion to the probability ``q_i`` with
 which it would have taken the player's observed actions (so experts that agree on the
 hand share the credit): ``s_i += q_i w / sum_j p_j q_j``, ``w`` the hand's winnings scaled
-to [0, 1]. Seed 000's variance reduction keeps one score per own card (more generally per
+to [0, 1]. Southey, Hoehn and Holte's (2009) variance reduction keeps one score per own card (more generally per
 *bucket* of the player's hole cards) with a count of hands per bucket, and uses
 ``s_i = (1 / C) sum_c s_{i,c} / n_c`` (buckets never seen count 0). The paper's settings:
 ``rho = 1``, ``psi = 0.75``.
@@ -101,7 +101,7 @@ def max_stake(tree: PublicTree) -> float:
 class Exp4Learner:
     """Sequential Exp4 over expert profile arrays (``[node, hand]``), one run per position.
 
-    Buckets are the ranks of the player's hole cards (seed 000's per-card scores); winnings
+    Buckets are the ranks of the player's hole cards (Southey, Hoehn and Holte's (2009) per-card scores); winnings
     are scaled to [0, 1] with :func:`max_stake`.
     """
 

@@ -1,4 +1,4 @@
-"""Closed-form Bayesian models of Kuhn poker opponents (Southey, Hoehn and Holte 2009, seed 000).
+"""Closed-form Bayesian models of Kuhn poker opponents (Southey, Hoehn and Holte 2009).
 
 Cards: the ACPC ``kuhn`` deck ``Qs Ks As`` is the paper's Jack, Queen, King; position 0 is
 the paper's P1, who acts first. Both players are assumed to avoid dominated strategies, so
@@ -86,7 +86,7 @@ PRIORS: dict[str, KuhnPrior] = {
     "strong-bad": KuhnPrior(BetaPrior(14, 6), BetaPrior(10, 10)),
     "uninformed": KuhnPrior(BetaPrior(0, 0), BetaPrior(0, 0)),
 }
-"""Seed 000's five priors of section 5.2 (most probable (eta, xi): (0.5, 0.5) or (0.7, 0.5))."""
+"""Southey, Hoehn and Holte's (2009) five priors of section 5.2 (most probable (eta, xi): (0.5, 0.5) or (0.7, 0.5))."""
 
 
 # ------------------------------------------------------------------ closed forms
@@ -144,7 +144,7 @@ _MOVES = {"cc": "pP", "crc": "pBb", "crf": "pBp", "rc": "bB", "rf": "bP"}
 
 
 def observation_name(p1_card: str | None, betting: str, p2_card: str | None) -> str:
-    """Seed 000's name of a hand, e.g. ``KQbB`` or ``K?bP`` (``?``: card not seen)."""
+    """Southey, Hoehn and Holte's (2009) name of a hand, e.g. ``KQbB`` or ``K?bP`` (``?``: card not seen)."""
     letters = {JACK: "J", QUEEN: "Q", KING: "K"}
     if betting not in _MOVES:
         raise ObservationError(f"{betting!r} is not a finished Kuhn betting sequence")

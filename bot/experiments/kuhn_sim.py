@@ -1,15 +1,15 @@
-"""Kuhn poker from P1's side, vectorised over independent trials (seed 000's experiments).
+"""Kuhn poker from P1's side, vectorised over independent trials (Southey, Hoehn and Holte's (2009) experiments).
 
 Cards are ``0, 1, 2`` for the paper's Jack, Queen, King; P1 is ``(alpha, beta, gamma)`` and
 P2 ``(eta, xi)``, both without dominated strategies, every parameter an array over trials.
 :func:`ev` is the paper's equation (1) (P1's expected chips per hand), :func:`outcomes`
 the exact distribution of P1's chips in one hand (``-2, -1, +1, +2``), :func:`play` one
-simulated hand of every trial, :func:`observations` the increments of seed 000's counts
+simulated hand of every trial, :func:`observations` the increments of Southey, Hoehn and Holte's (2009) counts
 ``A .. F`` (:class:`bot.experiments.kuhn_models.KuhnP2Model`) that P1 learns from it.
 
 :func:`parameter_learning` runs explore-then-exploit parameter learning (MAP estimates of
 ``(eta, xi)``, best response after the switch) for every switching hand at once, and
-:func:`strategy_learning` sequential Exp4 over seed 000's seven experts.
+:func:`strategy_learning` sequential Exp4 over Southey, Hoehn and Holte's (2009) seven experts.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ from pokerbot.bot.experiments.kuhn_models import KuhnPrior, map_eta, map_xi
 PURE = np.array(list(product((0.0, 1.0), repeat=3)))
 """P1's eight pure strategies S0 .. S7 as ``(alpha, beta, gamma)``."""
 EXPERTS = np.vstack([PURE[1:7], [[1.0 / 6.0, 0.5, 0.5]]])
-"""Seed 000's experts: the six pure best responses S1 .. S6 and the Nash strategy (1/6, 1/2, 1/2)."""
+"""Southey, Hoehn and Holte's (2009) experts: the six pure best responses S1 .. S6 and the Nash
+strategy (1/6, 1/2, 1/2)."""
 VALUES = np.array([-2.0, -1.0, 1.0, 2.0])
 """P1's possible winnings in one hand (chips), the columns of :func:`outcomes`."""
 BALANCED = (1.0, 1.0, 0.5)
-"""Seed 000's balanced exploration strategy."""
+"""Southey, Hoehn and Holte's (2009) balanced exploration strategy."""
 GAME_VALUE = -1.0 / 18.0
 
 
@@ -43,7 +44,7 @@ Number = np.ndarray | float
 
 
 def ev(a: Number, b: Number, g: Number, e: Number, x: Number) -> np.ndarray:
-    """Seed 000 equation (1): P1's expected chips per hand, elementwise."""
+    """Southey, Hoehn and Holte (2009) equation (1): P1's expected chips per hand, elementwise."""
     return np.asarray((e * (-3.0 * a + g) + x * (-1.0 + 3.0 * b - g) + a - b) / 6.0)
 
 
@@ -125,7 +126,7 @@ def play(a: Number, b: Number, g: Number, e: Number, x: Number, rng: np.random.G
 
 
 def observations(hand: Hand) -> np.ndarray:
-    """``[6, trials]``: the increments of seed 000's ``A, B, C, D, E, F`` (prior excluded)."""
+    """``[6, trials]``: the increments of Southey, Hoehn and Holte's (2009) ``A, B, C, D, E, F`` (prior excluded)."""
     c1, c2, bet, call, bet2, call1 = hand.c1, hand.c2, hand.bet, hand.call, hand.bet2, hand.call1
     return np.stack(
         [
@@ -170,7 +171,7 @@ class SwitchRun:
 @dataclass(frozen=True)
 class Exploration:
     """A fixed exploration strategy played for ``H`` hands in every trial: P1's counts of
-    seed 000's observations before each hand (``counts[k, trial, t]``, ``t = 0 .. H``) and
+    Southey, Hoehn and Holte's (2009) observations before each hand (``counts[k, trial, t]``, ``t = 0 .. H``) and
     chips won in each hand."""
 
     strategy: tuple[float, float, float]

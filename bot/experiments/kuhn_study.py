@@ -1,4 +1,4 @@
-"""Seed 000's Kuhn study: explore-then-exploit parameter learning, Exp4 strategy learning,
+"""Southey, Hoehn and Holte's (2009) Kuhn study: explore-then-exploit parameter learning, Exp4 strategy learning,
 and the ``adaptive`` learner, against O1-O6 and random opponents of fixed exploitability.
 
 P1 (position 0) learns; P2 is a fixed opponent ``(eta, xi)``. For every switching hand
@@ -70,7 +70,7 @@ class KuhnStudyConfig:
     """The opponent of the prior, Nash-exploration and game-length studies."""
     gammas: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
     compare_gamma: float = 0.75
-    """The Nash exploration of the learning-method comparison (seed 000 figure 8)."""
+    """The Nash exploration of the learning-method comparison (Southey, Hoehn and Holte 2009, figure 8)."""
     game_lengths: tuple[int, ...] = (50, 100, 200, 400)
     switch_step: int = 5
     """Spacing of the switching hands at which realised-chips proportions are sampled."""
@@ -273,7 +273,7 @@ def run_kuhn_study(
 
 
 def kuhn_goals(result: dict[str, dict[str, Any]], config: KuhnStudyConfig) -> dict[str, Any]:
-    """The acceptance checks of the Kuhn study (qualitative findings of seed 000 and ours)."""
+    """The acceptance checks of the Kuhn study (qualitative findings of Southey, Hoehn and Holte (2009) and ours)."""
     learners = result["learners"]
     compare = f"nash-{config.compare_gamma:g}"
     param_wins = {

@@ -1,9 +1,9 @@
-"""The small-game studies' learners (seed 002): models plus responses, and fixed profiles.
+"""The small-game studies' learners (Tansey 2013): models plus responses, and fixed profiles.
 
 * :class:`ModelLearner` - any opponent model with a MAP, Thompson or Bayesian best
-  response (seed 002's explicit learner: a Dirichlet model with Thompson responses; policy
+  response (Tansey's (2013) explicit learner: a Dirichlet model with Thompson responses; policy
   bootstrapping: a :class:`~pokerbot.bot.experiments.bootstrap_model.BootstrapModel`);
-* :class:`PortfolioLearner` - seed 002's implicit learner: each hand, a portfolio member is
+* :class:`PortfolioLearner` - Tansey's (2013) implicit learner: each hand, a portfolio member is
   drawn from the posterior and its precomputed best response is played;
 * :class:`FixedLearner` - plays one profile (an equilibrium, an exploration strategy).
 

@@ -1,4 +1,4 @@
-"""Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners against
+"""Tansey's (2013) Leduc study: explicit, implicit, bootstrapped and adaptive learners against
 skewed equilibria, the ACPC ``random`` player and an equilibrium player.
 
 Every trial plays ``hands`` hands with alternating seats; for each hand the learner's
@@ -9,9 +9,9 @@ expected winnings per hand (each point the mean of a pair of hands, one in each 
 opponent's best-response value (seat-averaged: the ceiling) with the equilibrium's value
 against it. The game value, seat-averaged, is 0.
 
-Learners (seed 002, section 4.1):
+Learners (Tansey 2013, section 4.1):
 
-* ``explicit`` - a Dirichlet model per information set (suit-free classes: seed 002's
+* ``explicit`` - a Dirichlet model per information set (suit-free classes: Tansey's (2013)
   Leduc has no suits), prior "two times the Nash strategy" (strength 2 centred on the
   shipped equilibrium), folds marginalised, Thompson responses;
 * ``implicit`` - a posterior over a portfolio of the equilibrium and four skewed
@@ -22,7 +22,7 @@ Learners (seed 002, section 4.1):
 * ``adaptive`` - :mod:`pokerbot.strategies.bayes.exploiter`; ``adaptive-nobudget`` the same
   without the safety budget of :mod:`pokerbot.strategies.bayes.safety`.
 
-Opponents: ``skewed`` and ``skewed-complex`` (seed 002's populations, drawn anew for every
+Opponents: ``skewed`` and ``skewed-complex`` (Tansey's (2013) populations, drawn anew for every
 trial, :func:`~bot.experiments.small_game_opponents.skewed_profile`), ``random`` (the ACPC example
 player), ``equilibrium`` (the shipped equilibrium the learners also know) and
 ``near-equilibrium`` (vanilla CFR stopped after 300 iterations: almost unexploitable, but

@@ -2,14 +2,14 @@
 
 * :func:`acpc_random_profile` - the ACPC example ``random`` player (fold 6 %, call 47 %,
   raise 47 %, renormalised over the legal actions), as :class:`strategies.baselines.RandomPlayer`;
-* :func:`skewed_profile` - seed 002's skewed equilibria. Seed 002 draws "random percentage
+* :func:`skewed_profile` - Tansey's (2013) skewed equilibria. Tansey (2013) draws "random percentage
   triplets" to skew an equilibrium's fold/call/raise probabilities per betting round
   ("simple" population) or, at random, per round or per hole-card rank ("complex"). The
   paper does not give the exact formula; ours: each skew is a triplet ``w`` drawn uniformly
   from the simplex (Dirichlet(1, 1, 1)), and at every information set it applies to the
   skewed policy is ``(1 - kappa) pi*(I) + kappa w`` restricted to the legal actions and
   renormalised (``kappa = 0.5`` by default);
-* :func:`fixed_exploitability_kuhn` - seed 000's random Kuhn opponents whose best response
+* :func:`fixed_exploitability_kuhn` - Southey, Hoehn and Holte's (2009) random Kuhn opponents whose best response
   wins exactly ``tau`` per hand: a direction is drawn uniformly around P2's Nash point
   ``(1/3, 1/3)`` and the opponent is the point on that ray where P1's best-response value
   (convex, minimal at the Nash point) reaches ``tau``; rays leaving the unit square first
@@ -71,7 +71,7 @@ def skewed_profile(
 
 
 def kuhn_best_response_value(eta: float, xi: float) -> float:
-    """P1's best-response value against P2 = ``(eta, xi)`` (seed 000, equation 1)."""
+    """P1's best-response value against P2 = ``(eta, xi)`` (Southey, Hoehn and Holte 2009, equation 1)."""
     return max((eta * (-3 * a + g) + xi * (-1 + 3 * b - g) + a - b) / 6.0 for a, b, g in product((0.0, 1.0), repeat=3))
 
 

@@ -1,8 +1,8 @@
 """``pokerbot experiment kuhn`` and ``pokerbot experiment leduc``: the small-game studies.
 
-``experiment kuhn`` reproduces seed 000's explore-then-exploit study in Kuhn poker
+``experiment kuhn`` reproduces Southey, Hoehn and Holte's (2009) explore-then-exploit study in Kuhn poker
 (:mod:`pokerbot.bot.experiments.kuhn_study`) and adds the ``adaptive`` learner; ``experiment leduc``
-reproduces seed 002's Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
+reproduces Tansey's (2013) Leduc study (:mod:`pokerbot.bot.experiments.leduc_study`). Each writes a JSON
 file of its figures (``--out``) and PNG plots next to it (``--plots``, default the JSON's
 folder), prints a summary and the acceptance checks. Amounts are chips (per hand for rates
 and curves); every figure is an exact expectation unless its name says ``chips``.
@@ -72,6 +72,30 @@ def _adaptive_settings(pairs: list[str]) -> dict[str, Any]:
     return settings
 
 
+def _print_goals(goals: dict[str, Any]) -> None:
+    """The study's checks, one line each (``holds``: whether it held); nothing when the run
+    was too short for any."""
+    for name, goal in goals.items():
+        held = goal.get("holds") if isinstance(goal, dict) else None
+        verdict = "" if held is None else ("holds: " if held else "does not hold: ")
+        if isinstance(goal, dict):
+            figures = ", ".join(f"{key} {_figure(value)}" for key, value in goal.items() if key != "holds")
+        else:
+            figures = _figure(goal)
+        typer.echo(f"goal {name.replace('_', ' ')}: {verdict}{figures}")
+
+
+def _figure(value: Any) -> str:
+    """A goal's figure in words: signed to 4 places, yes/no, ``(key value, ...)`` for a group."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:+.4f}"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{key} {_figure(item)}" for key, item in value.items()) + ")"
+    return str(value)
+
+
 def _meta(started: float, config: dict[str, Any]) -> dict[str, Any]:
     return {
         "command": " ".join(["pokerbot", *sys.argv[1:]]) if sys.argv else "pokerbot",
@@ -120,7 +144,7 @@ def experiment_kuhn(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
-    """Seed 000's Kuhn study: parameter and strategy learning, and the adaptive learner."""
+    """Southey, Hoehn and Holte's (2009) Kuhn study: parameter and strategy learning, and the adaptive learner."""
     names = _names(opponents, ("O1", "O2", "O3", "O4", "O5", "O6", "tau"), "opponent")
     if hands < 1 or trials < 2 or adaptive_trials < 2 or convergence_hands < hands or block < 1 or jobs < 1:
         raise fail(
@@ -167,16 +191,17 @@ def _print_kuhn(data: dict[str, Any]) -> None:
         parts = []
         for learner, summary in entry.items():
             if learner == "adaptive":
-                parts.append(f"adaptive {summary['total']:+.2f}+-{summary['total_se']:.2f}")
+                parts.append(f"adaptive {summary['total']:+.2f} ± {summary['total_se']:.2f}")
             else:
                 parts.append(
-                    f"{learner} {summary['best_total']:+.2f}+-{summary['best_total_se']:.2f} [{summary['best_switch']}]"
+                    f"{learner} {summary['best_total']:+.2f} ± {summary['best_total_se']:.2f} "
+                    f"[{summary['best_switch']}]"
                 )
         typer.echo(
             f"  {name}: ceiling {opponent['ceiling_total']:+.2f}, Nash {opponent['nash_total']:+.2f}; "
             + "; ".join(parts)
         )
-    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+    _print_goals(data["goals"])
 
 
 def plot_kuhn(data: dict[str, Any], folder: Path) -> list[Path]:
@@ -282,7 +307,7 @@ def experiment_leduc(
         [], "--adaptive", help="KEY=VALUE setting of the adaptive learner (repeatable), e.g. allowance=0.01."
     ),
 ) -> None:
-    """Seed 002's Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
+    """Tansey's (2013) Leduc study: explicit, implicit, bootstrapped and adaptive learners."""
     config = LeducStudyConfig(
         hands=hands,
         trials=trials,
@@ -312,7 +337,7 @@ def experiment_leduc(
                 f"  {opponent:<15} {learner:<10} {summary['per_hand']:+.4f}  {summary['at_500']:+.4f}  "
                 f"(ceiling {summary['best_response_value']:.4f}, equilibrium {summary['equilibrium_value']:+.4f})"
             )
-    typer.echo("goals: " + json.dumps(data["goals"], indent=1))
+    _print_goals(data["goals"])
     typer.echo(f"figures: {out}; plots: {', '.join(str(path) for path in written)}")
 
 

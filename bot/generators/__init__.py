@@ -4,8 +4,8 @@
   (``strategies/solvers/data/``);
 * :mod:`~pokerbot.bot.generators.preflop_chart`: the hold'em pre-flop chart
   (``strategies/data/preflop_chart.json``);
-* :mod:`~pokerbot.bot.generators.preflop_ehs`: the pre-flop EHS table
-  (``models/data/preflop_ehs.json``);
+* :mod:`~pokerbot.bot.generators.preflop_equity`: the pre-flop equity table, each hand
+  class against a random hand (``protocol/analysis/data/preflop_equity.json``);
 * :mod:`~pokerbot.bot.generators.priors`: the default opponent-model priors
   (``models/data/*.prior``).
 

@@ -14,7 +14,10 @@ Error: each estimate has a standard deviation of at most ``0.5 / sqrt(ITERATIONS
 symmetrising; the representative combination adds a suit effect of about 0.01 at most
 (e.g. flush blockers). ``W[i][j]`` counts the combinations of ``j`` compatible with a
 combination of ``i`` (averaged over ``i``'s combinations, exact), so ranges weigh classes
-by combinations with card removal. Equity against a random hand is ``sum_j W M / sum_j W``.
+by combinations with card removal. Each class's equity against a random hand, which ranks
+the classes for the ranges below, is the protocol's pre-flop table
+(:func:`pokerbot.protocol.analysis.preflop.preflop_class_equity`,
+:mod:`pokerbot.bot.generators.preflop_equity`), not in the chart file.
 
 **Short stacks** (effective stack up to :data:`PUSH_FOLD_MAX_BB` big blinds): the heads-up
 push/fold game (the button pushes all-in or folds; the big blind calls or folds) is solved
@@ -45,7 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerbot.protocol.analysis.equity import Eval7Range, sampled_equity_vs_range
-from pokerbot.protocol.analysis.preflop import CLASSES, class_combos
+from pokerbot.protocol.analysis.preflop import CLASSES, class_combos, preflop_class_equity
 from pokerbot.strategies.miximax.preflop import (
     ACTION_CODES,
     CHART_FORMAT,
@@ -182,7 +185,8 @@ def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
     """The whole data file as a JSON-ready dictionary."""
     classes = CLASSES
     matrix, weights = equity_matrix(iterations)
-    vs_random = (weights * matrix).sum(1) / weights.sum(1)
+    by_class = preflop_class_equity()
+    vs_random = np.array([by_class[label] for label in classes])
     charts: dict[str, list[list[str]]] = {position: [] for position in POSITIONS}
     equilibria = {stack: push_fold(matrix, weights, stack) for stack in STACK_BUCKETS_BB if stack <= PUSH_FOLD_MAX_BB}
     for position in POSITIONS:
@@ -214,7 +218,6 @@ def build_chart(iterations: int = ITERATIONS) -> dict[str, object]:
             "generator": "python -m pokerbot.bot.generators.preflop_chart",
         },
         "classes": list(classes),
-        "equity_vs_random": [round(float(v), 5) for v in vs_random],
         "equity_matrix": [[round(float(v), 4) for v in row] for row in matrix],
         "stack_buckets_bb": list(STACK_BUCKETS_BB),
         "faced_buckets_bb": list(FACED_BUCKETS_BB),

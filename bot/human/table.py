@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pokerbot.models.action_classes import pot_raise_to
@@ -91,7 +91,9 @@ class Seat:
     name: str
     in_round: int
     in_pot: int
-    behind: int | None
+    behind: float | None
+    """Chips not in the pot; once the hand is over and its values known, the seat's stack
+    after the hand (its winnings or losses counted, an uncalled bet back in it)."""
     cards: list[str] | None
     folded: bool
     all_in: bool
@@ -162,6 +164,8 @@ class TableView:
     round: int
     round_name: str
     pot: int
+    """Chips in the pot; once the hand is over, the pot as it was won: an uncalled bet
+    (:attr:`returned`) is not in it."""
     board: list[str]
     seats: list[Seat]
     history: list[Step]
@@ -176,6 +180,9 @@ class TableView:
     showdown: bool = False
     winners: list[int] = field(default_factory=list)
     """The positions that won the pot (or split it) in a finished hand."""
+    returned: int = 0
+    """In a finished hand, the chips of a bet nobody called, returned to :attr:`returned_to`."""
+    returned_to: int | None = None
     hole_cards: int = 0
     """Cards each player holds (how many backs to draw for hidden ones)."""
     board_cards: int = 0
@@ -332,6 +339,7 @@ def describe(
         )
     values = None
     winners: list[int] = []
+    returned_to, returned = (state.uncalled_bet() or (None, 0)) if state.finished else (None, 0)
     if state.finished:
         try:
             values = list(state.values())
@@ -341,12 +349,17 @@ def describe(
                 winners = [p for p, rank in enumerate(ranks) if rank == max(ranks)]
         except IncompleteHandError:  # a showdown whose cards this viewer does not know
             values = None
+    if values is not None:  # the hand is settled: each stack as it ends the hand
+        seats = [
+            replace(seat, behind=None if seat.behind is None else game.stacks[seat.position] + values[seat.position])
+            for seat in seats
+        ]
     return TableView(
         hand_number=hand_number,
         viewer=viewer,
         round=state.round,
         round_name=round_name(game, state.round),
-        pot=state.pot,
+        pot=state.pot - returned,
         board=board,
         seats=seats,
         history=_history(state, shown_names),
@@ -361,6 +374,8 @@ def describe(
         hole_cards=game.num_hole_cards,
         board_cards=game.total_board_cards,
         round_names=[round_name(game, index) for index in range(game.num_rounds)],
+        returned=returned,
+        returned_to=returned_to,
     )
 
 

@@ -46,7 +46,7 @@ def _seat_line(view: TableView, position: int, game: Game, width: int) -> str:
     seat = view.seats[position]
     cards = " ".join(seat.cards) if seat.cards else " ".join(["??"] * game.num_hole_cards)
     bet = f"bet {seat.in_round}" if seat.in_round else ""
-    stack = "" if seat.behind is None else f"stack {seat.behind}"
+    stack = "" if seat.behind is None else f"stack {format_value(seat.behind)}"
     labels = [label for label in ("button" if seat.button else None, seat.blind) if label]
     state = "folded" if seat.folded else ("all-in" if seat.all_in else "")
     marker = "->" if view.to_act == position else "  "
@@ -116,6 +116,8 @@ def render_result(view: TableView, game: Game, total: float, hands: int) -> list
     board = f"; board {' '.join(view.board)}" if view.board else ""
     how = "showdown" if view.showdown else "no showdown"
     lines = [f"--- hand {view.hand_number + 1} over ({how}): {'; '.join(shown)}{board}"]
+    if view.returned and view.returned_to is not None:
+        lines.append(f"    uncalled bet of {view.returned} returned to {view.seats[view.returned_to].name}")
     if view.values is not None and len(view.winners) > 1:
         lines.append(f"    {' and '.join(view.seats[p].name for p in view.winners)} split the pot of {view.pot}")
     elif view.values is not None and view.winners:
@@ -134,9 +136,14 @@ def render_result(view: TableView, game: Game, total: float, hands: int) -> list
             lines.append(f"    you lost {format_value(-mine)} chips ({stake(mine, game, signed=False)})")
         else:
             lines.append("    you neither won nor lost chips")
-    played = f"{hands} hand" + ("" if hands == 1 else "s")
-    lines.append(f"    running total: {format_value(total)} chips ({stake(total, game)}) after {played}")
+    lines.append(f"    {running_total(total, hands, game)}")
     return lines
+
+
+def running_total(total: float, hands: int, game: Game) -> str:
+    """``running total: X chips (Y bb) after N hands``: what the person has won so far."""
+    played = f"{hands} hand" + ("" if hands == 1 else "s")
+    return f"running total: {format_value(total)} chips ({stake(total, game)}) after {played}"
 
 
 class TerminalHuman(Strategy):
@@ -182,6 +189,10 @@ class TerminalHuman(Strategy):
             except TypedActionError as error:
                 self._print([f"not allowed: {error}"])
 
+    def tally(self) -> str:
+        """The running total of the hands finished so far (said when the person stops)."""
+        return running_total(self.total, self.hands, self.game)
+
     def observe(self, view: MatchState) -> None:
         """Print the hand's result and the running total."""
         table = describe(view.state, view.hand_number, view.position, self.names)
@@ -200,4 +211,4 @@ def _read_stdin(prompt: str) -> str:
     return line
 
 
-__all__ = ["PROMPT", "TerminalHuman", "options_line", "render_result", "render_table", "stake"]
+__all__ = ["PROMPT", "TerminalHuman", "options_line", "render_result", "render_table", "running_total", "stake"]

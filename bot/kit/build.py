@@ -12,8 +12,14 @@
 * ``kit.json``: the manifest (strategy, game, limits, pokerbot version, checksums) that
   :mod:`pokerbot.bot.kit.check` reads.
 
-The kit runs pokerbot with the Python interpreter that built it (or ``$POKERBOT_PYTHON``):
-on another machine, install pokerbot there and set that variable, or build the kit there.
+* ``install.sh``: makes the kit's own Python environment, ``venv/`` beside the script, and
+  installs pokerbot in it from the wheel in ``wheels/`` (the one given with ``wheel``, else the
+  one this pokerbot was installed from, else the source tree's ``dist/`` build of this
+  version: :func:`find_wheel`), or from the package index when the kit has none; then it
+  compiles the strategy's code once.
+
+``startme.sh`` runs ``venv/bin/python`` (or ``$POKERBOT_PYTHON``): no path of the machine that
+built the kit is written in it, so the folder works wherever it is copied and installed.
 """
 
 from __future__ import annotations
@@ -23,16 +29,22 @@ import hashlib
 import json
 import shutil
 import stat
-import sys
+import urllib.parse
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
 
+from pokerbot.bot.extras import DISTRIBUTION
 from pokerbot.protocol.game import BUILTIN_GAMES, Game, format_game, load_game
 from pokerbot.protocol.limits import TimeLimits
 
 MANIFEST = "kit.json"
 START_SCRIPT = "startme.sh"
+INSTALL_SCRIPT = "install.sh"
+VENV_FOLDER = "venv"
+WHEEL_FOLDER = "wheels"
+EXECUTABLE = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
+"""The scripts' permissions (755), as the reference validator wants them."""
 GAME_FILE = "game.txt"
 DATA_FOLDER = "data"
 ACPC_FOLDER_NAMES = {
@@ -57,9 +69,12 @@ class Kit:
     game_name: str
     limits: TimeLimits
     python: str
+    """The Python the kit runs, relative to the kit's folder (its own ``venv/``)."""
     pokerbot_version: str
     files: dict[str, str]
     """Every file of the kit but the manifest, by relative path: its SHA-256."""
+    wheel: str | None = None
+    """The wheel ``install.sh`` installs (``wheels/NAME.whl``), None: from the package index."""
 
     @property
     def start_script(self) -> Path:
@@ -69,13 +84,37 @@ class Kit:
     def game_path(self) -> Path:
         return self.folder / GAME_FILE
 
+    @property
+    def installed(self) -> bool:
+        """True once ``install.sh`` made the kit's own Python."""
+        return (self.folder / self.python).exists()
+
 
 def pokerbot_version() -> str:
     """The installed pokerbot's version ("unknown" when run from a bare source tree)."""
     try:
-        return version("pokerbot")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "unknown"
+
+
+def find_wheel(version_wanted: str | None = None) -> Path | None:
+    """The wheel of this pokerbot, if one is on this machine: the file pip installed it from
+    (as pip recorded it), else, for an install from a source tree, that tree's
+    ``dist/pokerbot_acpc-VERSION-*.whl`` (``python -m build`` writes it there)."""
+    wanted = version_wanted or pokerbot_version()
+    try:
+        recorded = distribution(DISTRIBUTION).read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    url = json.loads(recorded).get("url", "") if recorded else ""
+    if not url.startswith("file://"):
+        return None
+    source = Path(urllib.parse.unquote(urllib.parse.urlparse(url).path))
+    if source.is_file() and source.suffix == ".whl":
+        return source
+    built = sorted((source / "dist").glob(f"{DISTRIBUTION.replace('-', '_')}-{wanted}-*.whl"))
+    return built[-1] if built else None
 
 
 def _sha256(path: Path) -> str:
@@ -125,6 +164,22 @@ def _ms(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
+def install_script(strategy: str, wheel: str | None, version_made: str, made: str) -> str:
+    """The text of ``install.sh``: the kit's own Python with pokerbot, and its code compiled."""
+    source = f'"{wheel}"' if wheel else f"'{DISTRIBUTION}=={version_made}'"
+    return f"""#!/bin/sh
+# Installs this pokerbot competition kit (made by `pokerbot kit` on {made}): a Python
+# environment of its own in {VENV_FOLDER}/ with pokerbot from {wheel or "the package index"}, then the
+# strategy's code compiled once (a hold'em agent's first start otherwise takes about a minute).
+# Usage: ./install.sh [PYTHON]   (PYTHON: a Python 3.11 or newer, default python3)
+set -e
+cd "$(dirname "$0")"
+"${{1:-python3}}" -m venv {VENV_FOLDER}
+{VENV_FOLDER}/bin/python -m pip install --quiet {source}
+{VENV_FOLDER}/bin/python -m pokerbot.bot.cli play --game {GAME_FILE} --strategy {_quote(strategy)} --prepare-only
+"""
+
+
 def start_script(strategy: str, limits: TimeLimits, python: str, made: str) -> str:
     """The text of ``startme.sh`` (run as ``startme.sh HOST PORT``)."""
     play = " ".join(
@@ -146,7 +201,7 @@ fi
 cd "$(dirname "$0")" || exit 1
 PYTHON="${{POKERBOT_PYTHON:-{python}}}"
 if [ ! -x "$PYTHON" ]; then
-  echo "$0: no Python with pokerbot at $PYTHON (install pokerbot and set POKERBOT_PYTHON)" >&2
+  echo "$0: no Python with pokerbot at $PYTHON: run ./{INSTALL_SCRIPT} first (or set POKERBOT_PYTHON)" >&2
   exit 1
 fi
 exec {play}
@@ -172,6 +227,15 @@ Time limits (ms, the reference dealer's flags): --t_response {_ms(limits.respons
 --t_hand {_ms(limits.hand_ms)} --t_per_hand {_ms(limits.per_hand_ms)}
 Made with pokerbot {kit.pokerbot_version}.
 
+Install (once, on the machine that plays)
+-------
+    ./install.sh
+
+makes a Python environment of the kit's own in venv/ and installs pokerbot \
+{kit.pokerbot_version} in it, from {kit.wheel or f"the package index ({DISTRIBUTION})"}; then it
+compiles the strategy's code (a hold'em agent's first start otherwise takes about a minute
+before it connects; later ones a second). `./install.sh python3.12` picks the Python.
+
 Run
 ---
     ./startme.sh HOST PORT
@@ -188,20 +252,14 @@ plays the kit in every seat against pokerbot's dealer under the limits above, as
 reference validator does (the start script, a clean exit after each match, no dealer warning,
 no timeout, winnings against the random player).
 
-Another machine
----------------
-startme.sh runs pokerbot with the Python that built the kit ({kit.python}). Elsewhere, install
-pokerbot {kit.pokerbot_version} (pip install pokerbot) and set POKERBOT_PYTHON to that Python, or
-build the kit again there with `pokerbot kit`. On a fresh install, run once (in this folder)
-
-    "$POKERBOT_PYTHON" -m pokerbot.bot.cli play --game game.txt --strategy {_quote(kit.strategy)} --prepare-only
-
-before the match: it compiles the strategy's code into the install's cache (a hold'em
-agent's first start otherwise takes about a minute before it connects; later ones a second).
+startme.sh runs the kit's own Python ({kit.python}); to run another one with pokerbot
+{kit.pokerbot_version} installed, set POKERBOT_PYTHON to it.
 
 Files
 -----
+install.sh   makes venv/ and installs pokerbot in it
 startme.sh   the start script (HOST PORT)
+wheels/      the pokerbot wheel install.sh installs (if any)
 game.txt     the game definition
 data/        files the strategy needs (if any)
 kit.json     manifest: strategy, game, limits, checksums
@@ -234,28 +292,43 @@ def build_kit(
     *,
     summary: str = "",
     data: list[Path] | None = None,
-    python: str | None = None,
+    wheel: Path | None = None,
 ) -> Kit:
     """Write a kit for ``strategy`` in ``game_argument`` (a built-in name or a game file).
 
-    ``folder`` must not exist or be empty (nothing is ever overwritten). Raises
-    :class:`KitError` (or GameDefinitionError for a bad game).
+    ``wheel``: the pokerbot wheel the kit installs (default: :func:`find_wheel`'s, if any;
+    without one, ``install.sh`` installs this version from the package index). ``folder`` must
+    not exist or be empty (nothing is ever overwritten). Raises :class:`KitError` (or
+    GameDefinitionError for a bad game).
     """
+    if wheel is not None and not (wheel.is_file() and wheel.suffix == ".whl"):
+        raise KitError(f"--wheel {wheel} is not a wheel file (python -m build writes one in dist/)")
     game = load_game(game_argument)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise KitError(f"{folder} already exists and is not an empty folder: choose a new one")
     folder.mkdir(parents=True, exist_ok=True)
     data_folder = folder / DATA_FOLDER
     made = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    python = python or sys.executable
+    python = f"{VENV_FOLDER}/bin/python"
+    wheel = wheel or find_wheel()
     try:
         kit_strategy = _copy_strategy_files(strategy, data_folder)
         _copy_data(data or [], data_folder)
+        shipped = None
+        if wheel is not None:
+            (folder / WHEEL_FOLDER).mkdir()
+            shutil.copy2(wheel, folder / WHEEL_FOLDER / wheel.name)
+            shipped = f"{WHEEL_FOLDER}/{wheel.name}"
         (folder / GAME_FILE).write_text(format_game(game), encoding="utf-8")
-        script = folder / START_SCRIPT
-        script.write_text(start_script(kit_strategy, limits, python, made), encoding="utf-8")
-        script.chmod(script.stat().st_mode | stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
-        kit = Kit(folder, kit_strategy, game, _game_name(game), limits, python, pokerbot_version(), {})
+        version_made = pokerbot_version()
+        for name, text in (
+            (START_SCRIPT, start_script(kit_strategy, limits, python, made)),
+            (INSTALL_SCRIPT, install_script(kit_strategy, shipped, version_made, made)),
+        ):
+            script = folder / name
+            script.write_text(text, encoding="utf-8")
+            script.chmod(script.stat().st_mode | EXECUTABLE)
+        kit = Kit(folder, kit_strategy, game, _game_name(game), limits, python, version_made, {}, shipped)
         (folder / "README").write_text(readme(kit, summary), encoding="utf-8")
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -272,10 +345,11 @@ def build_kit(
         "game": kit.game_name,
         "limits_ms": {"t_response": limits.response_ms, "t_hand": limits.hand_ms, "t_per_hand": limits.per_hand_ms},
         "python": python,
+        "wheel": shipped,
         "files": files,
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    return Kit(folder, kit_strategy, game, kit.game_name, limits, python, kit.pokerbot_version, files)
+    return Kit(folder, kit_strategy, game, kit.game_name, limits, python, kit.pokerbot_version, files, shipped)
 
 
 def read_kit(folder: Path) -> Kit:
@@ -297,6 +371,7 @@ def read_kit(folder: Path) -> Kit:
             str(manifest["python"]),
             str(manifest["pokerbot"]),
             {str(name): str(digest) for name, digest in manifest["files"].items()},
+            manifest.get("wheel"),
         )
     except (ValueError, KeyError, TypeError, OSError) as error:
         raise KitError(f"{manifest_path}: cannot read the kit ({type(error).__name__}: {error})") from None

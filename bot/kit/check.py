@@ -77,6 +77,15 @@ def pokerbot_command() -> list[str]:
     return [sys.executable, "-m", "pokerbot.bot.cli"]
 
 
+def kit_environment(kit: Kit) -> dict[str, str]:
+    """The start script's environment: as this process's, and, where the kit is not installed
+    (no ``venv/``) and ``POKERBOT_PYTHON`` is not set, this pokerbot's Python for it."""
+    environment = dict(os.environ)
+    if not kit.installed and "POKERBOT_PYTHON" not in environment:
+        environment["POKERBOT_PYTHON"] = sys.executable
+    return environment
+
+
 def static_problems(kit: Kit) -> list[str]:
     """What the validator checks before playing: README, an executable start script, files."""
     problems = []
@@ -158,7 +167,12 @@ def play_one(
             with open(folder / f"{report.name}.seat{index + 1}.err", "wb") as seat_err:
                 seats.append(
                     subprocess.Popen(
-                        command, cwd=folder, stdout=subprocess.DEVNULL, stderr=seat_err, start_new_session=True
+                        command,
+                        cwd=folder,
+                        stdout=subprocess.DEVNULL,
+                        stderr=seat_err,
+                        start_new_session=True,
+                        env=kit_environment(kit) if index == seat else None,
                     )
                 )
         budget = limits.per_hand_ms / 1000 * hands * players + START_SECONDS

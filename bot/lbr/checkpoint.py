@@ -8,7 +8,9 @@ keeps there:
 
 * ``run.json``: what the run is (game, strategy, hands, seed, match length, LBR's settings).
   A second run with the same folder must be the same run, else it stops with one line that
-  names the first difference; nothing in the folder is touched.
+  names the first difference; nothing in the folder is touched. It may ask for more hands:
+  the run is extended (its matches go on from where they finished, as if it had been asked
+  for that many from the start), never shortened.
 * ``match-<i>.pickle``: match ``i`` in progress, written at the end of a hand at most every
   ``seconds`` (default :data:`CHECKPOINT_SECONDS`): LBR's winnings so far and both players as
   they are after that hand (pickled together: LBR keeps the opponent it asks, the opponent
@@ -16,7 +18,8 @@ keeps there:
   (:func:`~pokerbot.bot.matches.inprocess.run_inprocess_match` ``first_hand``), so the finished run is
   the run that was never stopped, hand for hand (a test checks it).
 * ``match-<i>.json``: match ``i`` finished (its winnings per hand); a resumed run does not
-  play it again.
+  play it again. Its pickle stays beside it, so that a longer run can go on with the players
+  as they finished.
 
 Files are replaced atomically (written beside, then renamed), so a kill while writing leaves
 the previous checkpoint. Pickles run code when loaded: resume only folders you wrote, with
@@ -42,6 +45,8 @@ from pokerbot.strategies.exploit.lbr import LbrError
 CHECKPOINT_SECONDS = 60.0
 """How often a match in progress is written to its checkpoint (seconds, at the end of a hand)."""
 RUN_FILE = "run.json"
+EXTENSIBLE = "hands"
+"""The one field of ``run.json`` a later run may change, upwards only: it extends the run."""
 
 
 class LbrCheckpointError(LbrError):
@@ -80,11 +85,19 @@ class LbrCheckpoint:
             except (OSError, ValueError) as error:
                 raise LbrCheckpointError(f"cannot read the checkpoint {path}: {error}") from None
             for key in sorted(set(stored) | set(normal)):
+                if key == EXTENSIBLE and isinstance(stored.get(key), int) and stored[key] < normal.get(key, 0):
+                    continue  # a longer run: the matches go on from where they are
                 if stored.get(key) != normal.get(key):
+                    longer = " (a run can be extended, not shortened)" if key == EXTENSIBLE else ""
                     raise LbrCheckpointError(
                         f"the checkpoint {folder} is of another run: {key} was {stored.get(key)!r}, "
-                        f"now {normal.get(key)!r} (use another --checkpoint folder)"
+                        f"now {normal.get(key)!r}{longer} (use another --checkpoint folder)"
                     )
+            if stored != normal:
+                try:
+                    _write_atomically(path, (json.dumps(normal, indent=2) + "\n").encode("utf-8"))
+                except OSError as error:
+                    raise LbrCheckpointError(f"cannot write the checkpoint {path}: {error}") from None
         else:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -104,11 +117,14 @@ class LbrCheckpoint:
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise LbrCheckpointError(f"cannot read the checkpoint {path}: {error}") from None
 
-    def save_finished(self, index: int, values: list[float], queries: int, illegal: int) -> None:
-        """Keep finished match ``index``; its progress file is removed."""
+    def save_finished(
+        self, index: int, values: list[float], queries: int, illegal: int, progress: MatchProgress
+    ) -> None:
+        """Keep finished match ``index``, and its players as they finished (``progress``: a
+        longer run goes on from them)."""
+        self._write(self._path(index, "pickle"), dumps(progress))
         text = json.dumps({"values": values, "queries": queries, "illegal": illegal})
         self._write(self._path(index, "json"), (text + "\n").encode("utf-8"))
-        self._path(index, "pickle").unlink(missing_ok=True)
 
     def progress(self, index: int) -> MatchProgress | None:
         """Match ``index`` in progress, or None where it has not started (or finished)."""

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from pokerbot.bot.lbr.checkpoint import LbrCheckpoint, MatchProgress
+from pokerbot.bot.lbr.checkpoint import LbrCheckpoint, LbrCheckpointError, MatchProgress
 from pokerbot.bot.matches.base import strategy_seed
 from pokerbot.bot.matches.executor import Executor, LocalExecutor, Progress
 from pokerbot.bot.matches.inprocess import run_inprocess_match
@@ -175,7 +175,7 @@ def plan_lbr(
                 "strategy": strategy_name or getattr(opponent, "name", repr(opponent)),
                 "hands": hands,
                 "seed": seed,
-                "match_hands": length,
+                "match_hands": match_hands,  # as asked: None, every deal in one segment, follows --hands
                 "settings": settings.model_dump(),
             }
         )
@@ -193,12 +193,19 @@ def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None
     """Play one match of :func:`plan_lbr` in this process (``on_hand(hand_number)`` after
     each hand played here), from its checkpoint where it has one."""
     checkpoint = match.checkpoint
+    progress = None
     if checkpoint is not None:
         finished = checkpoint.finished(match.index)
-        if finished is not None:
+        if finished is not None and len(finished[0]) >= match.deals:
             values, queries, illegal = finished
             return LbrPlayed(values, queries, illegal, resumed=len(values))
-    progress = checkpoint.progress(match.index) if checkpoint is not None else None
+        progress = checkpoint.progress(match.index)
+        if finished is not None and (progress is None or len(progress.values) != len(finished[0])):
+            raise LbrCheckpointError(
+                f"match {match.index} of the checkpoint {checkpoint.directory} finished after "
+                f"{len(finished[0])} hands and kept no players to go on with: the run cannot be extended "
+                "(use another --checkpoint folder)"
+            )
     if progress is None:
         opponent = match.opponent(match.game, strategy_seed(match.seed, OPPONENT_NAME))
         lbr = LocalBestResponse(match.game, strategy_seed(match.seed, LBR_NAME), opponent, match.settings)
@@ -223,9 +230,9 @@ def play_lbr_match(match: LbrMatch, on_hand: Callable[[int], None] | None = None
     outcome = run_inprocess_match(
         match.game, match.deals - resumed, match.seed, players, names, first_hand=resumed, on_hand_logged=after_hand
     )
-    illegal = progress.illegal + outcome.illegal_actions.get(LBR_NAME, 0)
+    illegal = progress.illegal = progress.illegal + outcome.illegal_actions.get(LBR_NAME, 0)
     if checkpoint is not None:
-        checkpoint.save_finished(match.index, progress.values, lbr.queries, illegal)
+        checkpoint.save_finished(match.index, progress.values, lbr.queries, illegal, progress)
     return LbrPlayed(progress.values, lbr.queries, illegal, resumed)
 
 

@@ -18,6 +18,8 @@ from pokerbot.protocol.names import check_player_names
 
 HandCallback = Callable[[int], None]
 """Called with the hand number (0-based) of every hand that has just finished."""
+StopCheck = Callable[[], "str | None"]
+"""Asked during a match: why it must stop now (``stopped by Ctrl-C``), or None to go on."""
 
 
 class MatchError(RuntimeError):
@@ -43,6 +45,9 @@ class MatchOutcome:
     """Illegal actions each player returned, each repaired (in process: as the dealer repairs
     it; over the wire and in loopback: the client's fallback call)."""
     error: str | None = None
+    stopped: str | None = None
+    """Why the match was stopped before its last hand, nobody at fault (its log holds the
+    hands finished, marked truncated); None when it was not."""
 
 
 def strategy_seed(match_seed: int, name: str) -> int:

@@ -36,13 +36,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from pokerbot.bot.extras import install_hint
+
 T = TypeVar("T")
 R = TypeVar("R")
 Progress = Callable[[int], None]
 """Told ``n`` when ``n`` more units of work (hands, trials) are done."""
 TaskFunction = Callable[[T, Progress], R]
-JOBS_HELP = "Tasks at a time: 1 plays in this process; more start a local Ray (default: every core)."
-"""The ``--jobs`` help every command that runs on the executor shows."""
+JOBS_HELP = "Tasks at a time: 1 runs them in this process; more start a local Ray (the cluster extra)."
+"""The ``--jobs`` help every command that runs on the executor shows (each adds its default)."""
 ADDRESS_HELP = "Run on the Ray cluster at this address (auto, or HOST:PORT of 'ray start --head')."
 """The ``--address`` help every command that runs on the executor shows."""
 REPORT_SECONDS = 0.25
@@ -130,8 +132,11 @@ class RayExecutor(Executor):
             raise ExecutorError(f"--jobs must be at least 1, got {jobs}")
         try:
             import ray
-        except ImportError as error:  # pragma: no cover - ray is a dependency
-            raise ExecutorError(f"Ray is not installed ({error}): pip install ray") from None
+        except ImportError:  # Ray is the cluster extra's
+            raise ExecutorError(
+                f"more than one job at a time, or a cluster, runs on Ray, which is not installed: "
+                f"{install_hint('cluster')}"
+            ) from None
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:

@@ -19,7 +19,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
-from pokerbot.bot.matches.base import HandCallback, MatchError, MatchOutcome, check_players
+from pokerbot.bot.matches.base import HandCallback, MatchError, MatchOutcome, StopCheck, check_players
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.dealer_events import DealerEvent, DealerWarning, HandLogged, MatchAborted, MatchFinished, Send
 from pokerbot.protocol.dealer_session import DealerSession
@@ -130,6 +130,7 @@ def run_inprocess_match(
     wire: bool = False,
     first_hand: int = 0,
     on_hand_logged: Callable[[HandLogged], None] | None = None,
+    stop: StopCheck | None = None,
 ) -> MatchOutcome:
     """Play ``hands`` hands between ``strategies`` (one per seat, named ``names``) in memory.
 
@@ -142,7 +143,10 @@ def run_inprocess_match(
     call. After each hand every strategy observes its final view. ``first_hand`` plays the
     seed's deals from that hand on, numbered and seated as in a longer match (a piece of one:
     :mod:`pokerbot.bot.matches.chunks`). ``on_hand_logged`` is given each finished hand (values by
-    name), after the strategies observed it and before ``on_hand``. Raises
+    name), after the strategies observed it and before ``on_hand``. ``stop`` is asked before
+    every decision; when it gives a reason the match ends there as a shorter one (the hand
+    under way dropped, the log marked truncated: :meth:`DealerSession.stop
+    <pokerbot.protocol.dealer_session.DealerSession.stop>`; :attr:`MatchOutcome.stopped`). Raises
     :class:`MatchConfigError` for wrong players and :class:`MatchError` when a strategy raises.
     """
     check_players(game, len(strategies), names)
@@ -156,6 +160,7 @@ def run_inprocess_match(
             log = stack.enter_context(log_path.open("w", encoding="utf-8"))
             log.write("".join(f"{line}\n" for line in log_header(match_name, game_name, hands, seed, limits)))
         events = session.start(_STILL)
+        stopped: str | None = None
         while True:
             for event in events:
                 if isinstance(event, Send):
@@ -173,12 +178,20 @@ def run_inprocess_match(
                         on_hand(event.hand_number)
                 elif isinstance(event, MatchFinished):
                     if log is not None:
-                        log.write(event.score_line + "\n")
+                        log.write("".join(f"{line}\n" for line in event.log_lines))
+                    stopped = event.stopped
                 elif isinstance(event, MatchAborted):  # no clock and no invalid-action limit here
                     raise MatchError(f"the match stopped: {event.reason}")
             if session.finished:
                 break
-            events = players.play_turn()
+            reason = stop() if stop is not None else None
+            events = session.stop(reason) if reason is not None else players.play_turn()
     return MatchOutcome(
-        tuple(names), dict(session.totals), list(session.per_hand_values), hands, log_path, players.illegal
+        tuple(names),
+        dict(session.totals),
+        list(session.per_hand_values),
+        session.hands_played,
+        log_path,
+        players.illegal,
+        stopped=stopped,
     )

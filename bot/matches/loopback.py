@@ -40,6 +40,7 @@ async def run_loopback_match_async(
     limits: TimeLimits = TimeLimits(),
     host: str = "127.0.0.1",
     transport: str = "tcp",
+    interruptible: bool = False,
 ) -> MatchOutcome:
     """Serve a match with :func:`pokerbot.bot.dealer.server.serve_match` on ``host`` (OS-chosen ports) and
     connect one :func:`pokerbot.bot.client.play.play_match` per strategy, all in the running event loop.
@@ -52,7 +53,8 @@ async def run_loopback_match_async(
     ``game_name``). The outcome's ``illegal_actions`` are the clients' fallback actions (an
     illegal, late or failed decision replaced by a safe one). Raises :class:`MatchError` when
     the dealer stops before opening its ports or fails, or a client fails before the dealer
-    is done.
+    is done. With ``interruptible`` SIGINT and SIGTERM end the match as a shorter one (the
+    log marked truncated, with the ``SCORE`` of the hands finished; :attr:`MatchOutcome.stopped`).
     """
     check_players(game, len(strategies), names)
     loop = asyncio.get_running_loop()
@@ -76,8 +78,9 @@ async def run_loopback_match_async(
         limits=limits,
         transport=transport,
         game_label=game_name,
+        stop_keeps_score=interruptible,
     )
-    dealer = asyncio.create_task(serve_match(config, on_ports=set_ports, on_hand=on_hand))
+    dealer = asyncio.create_task(serve_match(config, on_ports=set_ports, on_hand=on_hand, catch_signals=interruptible))
     waiting: set[asyncio.Future[Any]] = {dealer, ports_ready}
     await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     if not ports_ready.done():
@@ -110,6 +113,7 @@ async def run_loopback_match_async(
         log_path=result.log_path,
         illegal_actions=fallbacks,
         error=result.error,
+        stopped=result.stopped,
     )
 
 
@@ -142,6 +146,7 @@ def run_loopback_match(
     game_name: str = "game",
     limits: TimeLimits = TimeLimits(),
     transport: str = "tcp",
+    interruptible: bool = False,
 ) -> MatchOutcome:
     """:func:`run_loopback_match_async` in a new event loop (same arguments)."""
     return asyncio.run(
@@ -158,6 +163,7 @@ def run_loopback_match(
             game_name=game_name,
             limits=limits,
             transport=transport,
+            interruptible=interruptible,
         )
     )
 

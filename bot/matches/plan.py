@@ -7,16 +7,26 @@ duplicate (every deal twice with the seats exchanged), and returns the outcomes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pokerbot.bot.matches.base import HandCallback, MatchConfigError, MatchOutcome, check_players, strategy_seed
+from pokerbot.bot.matches.base import (
+    HandCallback,
+    MatchConfigError,
+    MatchOutcome,
+    StopCheck,
+    check_players,
+    strategy_seed,
+)
 from pokerbot.bot.matches.inprocess import run_inprocess_match
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.limits import TimeLimits
 from pokerbot.protocol.names import unique_player_names
-from pokerbot.strategies.base import StrategyRegistry
+from pokerbot.strategies.base import Strategy, StrategyRegistry
 
 
 @dataclass(frozen=True)
@@ -83,8 +93,23 @@ def make_plan(
     )
 
 
-def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback | None = None) -> list[MatchOutcome]:
-    """Play ``plan``: one outcome, or two for a duplicate match (second: seats exchanged)."""
+def play_plan(
+    plan: MatchPlan,
+    registry: StrategyRegistry,
+    on_hand: HandCallback | None = None,
+    *,
+    prepare: Callable[[Sequence[Strategy]], None] | None = None,
+    interruptible: bool = False,
+) -> list[MatchOutcome]:
+    """Play ``plan``: one outcome, or two for a duplicate match (second: seats exchanged).
+
+    ``prepare`` gets each seating's strategies, made, before its first hand (to call their
+    :meth:`~pokerbot.strategies.base.Strategy.prepare`, say: data loaded, code compiled).
+    With ``interruptible`` (in the main thread) Ctrl-C (SIGINT; over loopback SIGTERM too)
+    ends the match after the hands finished, as a shorter one: its outcome says so
+    (:attr:`MatchOutcome.stopped`), its log is marked truncated, and no further seating is
+    played; a second Ctrl-C in process raises KeyboardInterrupt at once.
+    """
     plan.output_dir.mkdir(parents=True, exist_ok=True)
     seatings = [(list(plan.strategies), plan.names, plan.match_name)]
     if plan.duplicate:
@@ -95,20 +120,24 @@ def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback
             registry.create(strategy, plan.game, strategy_seed(plan.seed, name))
             for strategy, name in zip(strategy_names, names, strict=True)
         ]
+        if prepare is not None:
+            prepare(strategies)
         if plan.in_process:
-            outcome = run_inprocess_match(
-                plan.game,
-                plan.hands,
-                plan.seed,
-                strategies,
-                names,
-                plan.fixed_seats,
-                on_hand,
-                plan.output_dir / f"{match_name}.log",
-                match_name=match_name,
-                game_name=plan.game_name,
-                limits=plan.limits,
-            )
+            with _ctrl_c_stops(interruptible) as stop:
+                outcome = run_inprocess_match(
+                    plan.game,
+                    plan.hands,
+                    plan.seed,
+                    strategies,
+                    names,
+                    plan.fixed_seats,
+                    on_hand,
+                    plan.output_dir / f"{match_name}.log",
+                    match_name=match_name,
+                    game_name=plan.game_name,
+                    limits=plan.limits,
+                    stop=stop,
+                )
         else:
             from pokerbot.bot.matches.loopback import run_loopback_match  # the dealer and client only when needed
 
@@ -124,8 +153,30 @@ def play_plan(plan: MatchPlan, registry: StrategyRegistry, on_hand: HandCallback
                 match_name=match_name,
                 game_name=plan.game_name,
                 limits=plan.limits,
+                interruptible=interruptible,
             )
         outcomes.append(outcome)
-        if outcome.error is not None:
+        if outcome.error is not None or outcome.stopped is not None:
             break
     return outcomes
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(enabled: bool) -> Iterator[StopCheck | None]:
+    """A :data:`StopCheck` that says ``Ctrl-C`` once SIGINT came, while the block runs (None
+    when not ``enabled`` or not in the main thread); a second SIGINT raises KeyboardInterrupt."""
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    pressed = threading.Event()
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if pressed.is_set():
+            raise KeyboardInterrupt
+        pressed.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield lambda: "Ctrl-C" if pressed.is_set() else None
+    finally:
+        signal.signal(signal.SIGINT, previous)

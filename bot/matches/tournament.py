@@ -61,8 +61,9 @@ class TournamentPlan:
     output_dir: Path = Path("tournament-output")
 
     def match_name(self, pairing: Pairing, swapped: bool = False) -> str:
-        """``<first>-vs-<second>`` (``-swapped`` for the duplicate half)."""
-        name = f"{self.names[pairing.first]}-vs-{self.names[pairing.second]}"
+        """``<first>-vs-<second>`` (``-swapped`` for the duplicate half), a file name: a path in
+        a player's name (``policy=dir/p.json``) is written with ``_`` for ``/``."""
+        name = f"{self.names[pairing.first]}-vs-{self.names[pairing.second]}".replace("/", "_").replace("\\", "_")
         return f"{name}-swapped" if swapped else name
 
     @property

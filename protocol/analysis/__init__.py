@@ -4,12 +4,15 @@ Pure computation below the models and strategies (numba where it is hot, eval7 w
 serves), one module per question:
 
 * :mod:`~pokerbot.protocol.analysis.ranking`: the showdown value of a hand in any ACPC game
-  (the dealer's ranker; pure Python, eval7 for the 52-card deck) and its name ("two pair,
-  aces and sevens");
+  (the dealer's ranker; pure Python, the compiled evaluator for the 52-card deck) and its
+  name ("two pair, aces and sevens");
 * :mod:`~pokerbot.protocol.analysis.holdings`: the 1,326 two-card holdings in one canonical
   order (:data:`HOLDINGS`, :data:`HOLDING_INDEX`), which every array over holdings follows;
-* :mod:`~pokerbot.protocol.analysis.showdown`: compiled showdown values, of one hand
-  (:func:`rank_hand`) and of every holding on a board (:func:`rank_holdings`);
+* :mod:`~pokerbot.protocol.analysis.showdown`: the compiled evaluator, of one hand
+  (:func:`rank_hand`) and of every holding on a board (:func:`rank_holdings`), and the deck
+  a deal's remaining cards come from (:func:`unused_cards`);
+* :mod:`~pokerbot.protocol.analysis.eval7_cards`: eval7's card objects, for the code that
+  samples with eval7;
 * :mod:`~pokerbot.protocol.analysis.equity`: the equity of a holding against a range or a
   random hand, exact and sampled, with card removal;
 * :mod:`~pokerbot.protocol.analysis.headsup`: the equity of a holding against one known hand;
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
     from pokerbot.protocol.analysis.equity import sampled_equity_vs_range as sampled_equity_vs_range
     from pokerbot.protocol.analysis.equity import sampled_preflop_equity as sampled_preflop_equity
     from pokerbot.protocol.analysis.equity import score_survival as score_survival
+    from pokerbot.protocol.analysis.eval7_cards import eval7_cards as eval7_cards
     from pokerbot.protocol.analysis.headsup import EquityError as EquityError
     from pokerbot.protocol.analysis.headsup import equity_all_vs_holding as equity_all_vs_holding
     from pokerbot.protocol.analysis.headsup import heads_up_equity as heads_up_equity
@@ -72,6 +76,7 @@ if TYPE_CHECKING:
     from pokerbot.protocol.analysis.ranking import rank_standard as rank_standard
     from pokerbot.protocol.analysis.showdown import rank_hand as rank_hand
     from pokerbot.protocol.analysis.showdown import rank_holdings as rank_holdings
+    from pokerbot.protocol.analysis.showdown import unused_cards as unused_cards
     from pokerbot.protocol.analysis.strength import hand_strength as hand_strength
     from pokerbot.protocol.analysis.strength import sampled_equity_vs_random as sampled_equity_vs_random
 
@@ -87,6 +92,7 @@ _HOMES = {
         "sampled_preflop_equity",
         "score_survival",
     ),
+    "eval7_cards": ("eval7_cards",),
     "headsup": ("EquityError", "equity_all_vs_holding", "heads_up_equity"),
     "holdings": ("HOLDINGS", "HOLDING_INDEX", "HOLDING_MASKS", "NUM_HOLDINGS", "conflict_mask", "holding_index"),
     "matchups": ("HoldingSpace", "holding_space"),
@@ -107,7 +113,7 @@ _HOMES = {
         "rank_generic",
         "rank_standard",
     ),
-    "showdown": ("rank_hand", "rank_holdings"),
+    "showdown": ("rank_hand", "rank_holdings", "unused_cards"),
     "strength": ("hand_strength", "sampled_equity_vs_random"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}

@@ -1,4 +1,4 @@
-"""Effective hand strength (seed 001 section 3.1, after Billings): hand strength and potential.
+"""Effective hand strength (Ponsen, de Jong and Lanctot 2011, section 3.1, after Billings): hand strength and potential.
 
 For a two-card hand on a board of 3, 4 or 5 cards of the 52-card deck, against one opponent
 holding any two of the unseen cards (uniformly, card removal included):
@@ -33,7 +33,7 @@ import numba as nb
 import numpy as np
 
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, HOLDINGS
-from pokerbot.protocol.analysis.showdown import rank_hand
+from pokerbot.protocol.analysis.showdown import rank_hand, unused_cards
 
 _AHEAD, _TIED, _BEHIND = 0, 1, 2
 
@@ -144,15 +144,8 @@ def _joint_counts(now: np.ndarray, nxt: np.ndarray, counts: np.ndarray) -> None:
 @nb.njit(cache=True)
 def _board_ehs(board: np.ndarray, size: int, hand_cards: np.ndarray, hand_index: np.ndarray) -> np.ndarray:
     """EHS of every hand on ``board[:size]`` (3 to 5 cards); NaN for hands that use a board card."""
-    used = np.zeros(52, dtype=np.bool_)
-    for i in range(size):
-        used[board[i]] = True
-    remaining = np.empty(52 - size, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if not used[card]:
-            remaining[n] = card
-            n += 1
+    remaining = unused_cards(board[:size])
+    n = remaining.shape[0]
     m = n * (n - 1) // 2
     hands = np.empty(m, dtype=np.int64)
     k = 0
@@ -258,17 +251,12 @@ def _board_ehs(board: np.ndarray, size: int, hand_cards: np.ndarray, hand_index:
 @nb.njit(cache=True)
 def _hand_ehs(first: int, second: int, board: np.ndarray, size: int) -> float:
     """EHS of one hand by direct enumeration (the same numbers as :func:`_board_ehs`)."""
-    used = np.zeros(52, dtype=np.bool_)
-    for i in range(size):
-        used[board[i]] = True
-    used[first] = True
-    used[second] = True
-    rest = np.empty(50, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if not used[card]:
-            rest[n] = card
-            n += 1
+    known = np.empty(size + 2, dtype=np.int64)
+    known[:size] = board[:size]
+    known[size] = first
+    known[size + 1] = second
+    rest = unused_cards(known)
+    n = rest.shape[0]
     cards = np.empty(7, dtype=np.int64)
     cards[:size] = board[:size]
     cards[size] = first

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.analysis.ranking import CardGame
 from pokerbot.protocol.analysis.showdown import (
@@ -57,20 +58,17 @@ from pokerbot.protocol.analysis.showdown import (
     rank_holdings_into,
     rank_runout_into,
     runouts,
+    unused_cards,
 )
 from pokerbot.protocol.analysis.splitmix import next_below
-from pokerbot.protocol.cards import CARD_STRINGS, NUM_CARDS, Card
+from pokerbot.protocol.cards import NUM_CARDS, Card
 
 
 # ------------------------------------------------------------------ against a random hand
 @compiled
 def _vs_random_kernel(known: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    used = np.zeros(NUM_CARDS, dtype=np.bool_)
-    for c in known:
-        used[c] = True
-    remaining = np.array([c for c in range(NUM_CARDS) if not used[c]], dtype=np.int64)
     missing = BOARD_CARDS - known.shape[0]
-    deals = runouts(remaining, missing)
+    deals = runouts(unused_cards(known), missing)
     count = holdings.shape[0]
     wins = np.zeros(count)
     ties = np.zeros(count)
@@ -160,24 +158,25 @@ def equity_vs_random(hole: Sequence[Card], board: Sequence[Card], *, samples: in
     return float(equity_vs_ranges(hole, board, _UNIFORM, samples=samples, seed=seed)[0])
 
 
+PREFLOP_DRAWS_PER_DEAL = 7
+"""Random numbers :func:`sampled_preflop_equity` draws for one deal (five board cards, two
+opponent cards)."""
+
+
 @compiled
 def sampled_preflop_equity(first: int, second: int, samples: int, state: np.ndarray) -> float:
     """Sampled pre-flop equity of the holding ``first, second`` against one random holding:
     ``samples`` deals of a five-card board and the opponent's two cards from the 50 cards
     left (a partial Fisher-Yates shuffle), drawn from the SplitMix64 ``state``
-    (:mod:`~pokerbot.protocol.analysis.splitmix`, advanced in place)."""
-    deck = np.empty(50, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if card != first and card != second:
-            deck[n] = card
-            n += 1
+    (:mod:`~pokerbot.protocol.analysis.splitmix`, advanced in place by
+    :data:`PREFLOP_DRAWS_PER_DEAL` draws a deal)."""
+    deck = unused_cards(np.array([first, second], dtype=np.int64))
     mine = np.empty(7, dtype=np.int64)
     theirs = np.empty(7, dtype=np.int64)
     mine[0], mine[1] = first, second
     score = 0.0
     for _ in range(samples):
-        for i in range(7):  # partial Fisher-Yates: 5 board cards, then 2 opponent cards
+        for i in range(PREFLOP_DRAWS_PER_DEAL):  # partial Fisher-Yates: 5 board cards, then 2 opponent cards
             j = i + next_below(state, 50 - i)
             deck[i], deck[j] = deck[j], deck[i]
         for i in range(5):
@@ -366,26 +365,13 @@ def equity_all_vs_range(
     return _all_vs_range_kernel(np.array(board, dtype=np.int64), np.ascontiguousarray(vector), HOLDINGS, boards)
 
 
-_EVAL7: tuple[Any, ...] | None = None
-
-
-def _eval7_cards() -> tuple[Any, ...]:
-    """eval7's card objects by our card index (eval7 is imported at the first use)."""
-    global _EVAL7
-    if _EVAL7 is None:
-        import eval7
-
-        _EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
-    return _EVAL7
-
-
 class Eval7Range:
     """A range (holdings with weights) in eval7's form, converted once for many
     :func:`sampled_equity_vs_range` questions. It holds eval7 objects, which cannot be
     copied: a copy of its owner should share it."""
 
     def __init__(self, holdings: Iterable[tuple[Card, Card]], weights: Iterable[float] | None = None) -> None:
-        table = _eval7_cards()
+        table = eval7_cards()
         pairs = [(table[a], table[b]) for a, b in holdings]
         chosen = [1.0] * len(pairs) if weights is None else [float(w) for w in weights]
         if len(chosen) != len(pairs):
@@ -402,7 +388,7 @@ def sampled_equity_vs_range(
     is seeded with ``seed`` first (0 counts as 1); with None it goes on from where it was."""
     import eval7.xorshift_rand
 
-    table = _eval7_cards()
+    table = eval7_cards()
     if seed is not None:
         eval7.xorshift_rand.seed(seed or 1)
     hero = [table[card] for card in hole]
@@ -419,7 +405,7 @@ def multiway_share(
     most ``0.5 / sqrt(iterations)``)."""
     import eval7
 
-    table = _eval7_cards()
+    table = eval7_cards()
     used = set(hole) | set(board)
     rest = [table[card] for card in game.deck if card not in used]
     hero = [table[card] for card in hole]
@@ -447,6 +433,7 @@ def multiway_share(
 
 
 __all__ = [
+    "PREFLOP_DRAWS_PER_DEAL",
     "Eval7Range",
     "equity_all_vs_range",
     "equity_vs_random",

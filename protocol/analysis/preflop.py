@@ -9,7 +9,7 @@ from the ace down: the pair, then suited and offsuit with each lower rank, high 
 opposing hand over a uniformly random five-card board (ties half, card removal included),
 from the shipped table ``protocol/analysis/data/preflop_equity.json``: a seeded Monte Carlo
 of 1,500,000 deals per class (standard error about 0.0004), made by
-``python -m pokerbot.bot.generators.preflop_ehs`` with
+``python -m pokerbot.bot.generators.preflop_equity`` with
 :func:`~pokerbot.protocol.analysis.equity.sampled_preflop_equity`. :func:`preflop_equity` is
 the same per holding, an array over :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`:
 the pre-flop effective hand strength of the card abstraction.

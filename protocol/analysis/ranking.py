@@ -7,21 +7,22 @@ plays low, A-2-3-4-5); flushes need five cards of one suit. With fewer than five
 only the categories those cards can make exist, and kickers are the cards there are.
 Higher ranks are better; only the order matters, and only within one game.
 
-:func:`rank_generic` works for every deck. :func:`rank_standard` is the fast path for the
-52-card deck through eval7 (its integers differ, its order is the same). :func:`hand_ranker`
-picks the right one for a game (:attr:`pokerbot.protocol.game.Game.ranker`). Compiled code
-uses :func:`pokerbot.protocol.analysis.showdown.rank_hand`, which gives exactly
-:func:`rank_generic`'s integers. :func:`hand_name` names a hand as players do ("two pair,
-aces and sevens"). This module imports neither numpy nor (before the first
-:func:`rank_standard` call) eval7, so the dealer loads it at no cost.
+:func:`rank_generic` works for every deck. :func:`rank_standard` is the fast path for 5 to 7
+cards of the 52-card deck: the compiled evaluator
+:func:`pokerbot.protocol.analysis.showdown.rank_hand`, which gives exactly
+:func:`rank_generic`'s integers (and orders hands as eval7 does, the tests' reference).
+:func:`hand_ranker` picks the right one for a game (:attr:`pokerbot.protocol.game.Game.ranker`).
+:func:`hand_name` names a hand as players do ("two pair, aces and sevens"). This module
+imports neither numpy nor (before the first :func:`rank_standard` call) numba, so the dealer
+loads it at no cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-from pokerbot.protocol.cards import CARD_STRINGS, MAX_RANKS, MAX_SUITS, Card
+from pokerbot.protocol.cards import MAX_RANKS, MAX_SUITS, Card
 
 HandRanker = Callable[[Sequence[Card]], int]
 """Maps a hand's cards to an integer; a larger integer is a better hand."""
@@ -187,37 +188,43 @@ def hand_name(cards: Sequence[Card]) -> str:
     return "royal flush" if first == len(RANK_WORDS) - 1 else f"straight flush, {RANK_WORDS[first]} high"
 
 
-_eval7: tuple[tuple[Any, ...], Callable[[list[Any]], int]] | None = None
-"""eval7's card objects by our card index and its evaluator, loaded by the first
-:func:`rank_standard` call: eval7 and the parser it brings take tens of milliseconds to
-import, which commands that rank no hand (``pokerbot --help``, a dealer printing its ports)
-need not pay."""
+_compiled: Callable[[Sequence[Card]], int] | None = None
+"""The compiled evaluator behind :func:`rank_standard`, loaded by its first call: numba and
+numpy take a fraction of a second to import, which commands that rank no hand
+(``pokerbot --help``, a dealer printing its ports) need not pay."""
 
 
-def _load_eval7() -> tuple[tuple[Any, ...], Callable[[list[Any]], int]]:
-    global _eval7
-    import eval7
+def _load_compiled() -> Callable[[Sequence[Card]], int]:
+    global _compiled
+    import numpy as np
 
-    _eval7 = (tuple(eval7.Card(text) for text in CARD_STRINGS), eval7.evaluate)
-    return _eval7
+    from pokerbot.protocol.analysis.showdown import rank_hand
+
+    def rank(cards: Sequence[Card]) -> int:
+        return int(rank_hand(np.array(cards, dtype=np.int64), len(cards)))
+
+    rank(tuple(range(7)))  # compiled, or loaded from numba's cache, now
+    _compiled = rank
+    return rank
 
 
 def preload_ranker(ranker: HandRanker) -> None:
-    """Load what ``ranker`` needs now rather than at its first call: eval7 takes about 0.1 s
-    to import, which a dealer should pay before its first hand, not at a showdown in the
-    middle of a match."""
-    if ranker is rank_standard and _eval7 is None:
-        _load_eval7()
+    """Load what ``ranker`` needs now rather than at its first call: the compiled evaluator
+    takes a fraction of a second to import (longer to compile when numba's cache is cold),
+    which a dealer should pay before its first hand, not at a showdown in the middle of a
+    match."""
+    if ranker is rank_standard and _compiled is None:
+        _load_compiled()
 
 
 def rank_standard(cards: Sequence[Card]) -> int:
-    """Rank 5 to 7 cards of the 52-card deck through eval7 (same order as :func:`rank_generic`)."""
-    table, evaluate = _eval7 or _load_eval7()
-    return evaluate([table[card] for card in cards])
+    """Rank 5 to 7 cards of the 52-card deck: :func:`rank_generic`'s integer, computed by the
+    compiled evaluator (:func:`pokerbot.protocol.analysis.showdown.rank_hand`)."""
+    return (_compiled or _load_compiled())(cards)
 
 
 def hand_ranker(standard_deck: bool, cards_per_hand: int) -> HandRanker:
-    """The ranker for hands of ``cards_per_hand`` cards: eval7 where it applies, else generic."""
+    """The ranker for hands of ``cards_per_hand`` cards: the compiled one where it applies, else generic."""
     if standard_deck and 5 <= cards_per_hand <= 7:
         return rank_standard
     return rank_generic

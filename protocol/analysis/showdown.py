@@ -1,16 +1,18 @@
 """Showdown values in numba: the value of a hand, and of every holding on a board.
 
-:func:`rank_hand` gives 5 to 7 cards of the 52-card deck exactly the value that
-:func:`pokerbot.protocol.analysis.ranking.rank_generic` gives them (the category in the bits
-from 20 up, then up to five tie-break ranks, four bits each), so it orders hands as the
-dealer does. :func:`rank_holdings` values every one of the 1,326 holdings
+:func:`rank_hand` is the package's evaluator of 5 to 7 cards of the 52-card deck (the
+dealer's, through :func:`pokerbot.protocol.analysis.ranking.rank_standard`): it gives them
+exactly the value that :func:`pokerbot.protocol.analysis.ranking.rank_generic` gives them
+(the category in the bits from 20 up, then up to five tie-break ranks, four bits each), and
+orders them as eval7 does. :func:`rank_holdings` values every one of the 1,326 holdings
 (:data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`) on one five-card board at once.
 Both are numba-compiled and may be called from compiled code (cards are
 :mod:`pokerbot.protocol.cards` integers, ``rank * 4 + suit``, in int64 arrays).
 
-:func:`showdown_arrays`, :func:`runouts` and :func:`completions` set up the two-player
-showdowns that the equity kernels (:mod:`pokerbot.protocol.analysis.equity`) and AIVAT's
-cooler terms walk.
+:func:`unused_cards` is the deck a deal's remaining cards come from (every kernel that
+deals takes it from there); :func:`showdown_arrays`, :func:`runouts` and :func:`completions`
+set up the two-player showdowns that the equity kernels
+(:mod:`pokerbot.protocol.analysis.equity`) and AIVAT's cooler terms walk.
 """
 
 from __future__ import annotations
@@ -231,30 +233,37 @@ def rank_runout_into(
 
 
 @compiled
+def unused_cards(known: np.ndarray) -> np.ndarray:
+    """The cards of the 52-card deck that ``known`` (int64 cards, any order, repeats allowed)
+    does not hold, in increasing order (int64): the deck the rest of a deal comes from."""
+    used = np.zeros(NUM_CARDS, dtype=np.bool_)
+    for card in known:
+        used[card] = True
+    left = np.empty(NUM_CARDS - int(used.sum()), dtype=np.int64)
+    count = 0
+    for card in range(NUM_CARDS):
+        if not used[card]:
+            left[count] = card
+            count += 1
+    return left
+
+
+@compiled
 def showdown_arrays(
     hole0: np.ndarray, hole1: np.ndarray, board: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Both players' seven-card arrays with the hole and board cards filled in (the rest to be
     dealt at ``2 + len(board)`` on), and the cards left (the first ``left`` of ``remaining``)."""
-    used = np.zeros(52, dtype=np.bool_)
     first = np.empty(7, dtype=np.int64)
     second = np.empty(7, dtype=np.int64)
+    known = np.empty(4 + board.shape[0], dtype=np.int64)
     for i in range(2):
-        used[hole0[i]] = True
-        used[hole1[i]] = True
-        first[i] = hole0[i]
-        second[i] = hole1[i]
+        first[i] = known[i] = hole0[i]
+        second[i] = known[2 + i] = hole1[i]
     for i in range(board.shape[0]):
-        used[board[i]] = True
-        first[2 + i] = board[i]
-        second[2 + i] = board[i]
-    remaining = np.empty(52, dtype=np.int64)
-    left = 0
-    for card in range(52):
-        if not used[card]:
-            remaining[left] = card
-            left += 1
-    return first, second, remaining, left
+        first[2 + i] = second[2 + i] = known[4 + i] = board[i]
+    remaining = unused_cards(known)
+    return first, second, remaining, remaining.shape[0]
 
 
 @compiled
@@ -281,8 +290,7 @@ def completions(board: Sequence[Card], held: set[Card], samples: int, seed: int)
     """The cards that complete ``board`` to five, one row per run-out, from the cards neither
     ``board`` nor ``held`` uses: every run-out when two or fewer are missing, else ``samples``
     of them drawn from ``seed`` (numpy's generator)."""
-    used = held | set(board)
-    remaining = np.array([c for c in range(NUM_CARDS) if c not in used], dtype=np.int64)
+    remaining = unused_cards(np.array(sorted(held | set(board)), dtype=np.int64))
     missing = BOARD_CARDS - len(board)
     if missing <= 2:
         return runouts(remaining, missing)
@@ -300,4 +308,5 @@ __all__ = [
     "rank_runout_into",
     "runouts",
     "showdown_arrays",
+    "unused_cards",
 ]

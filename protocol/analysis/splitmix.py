@@ -17,9 +17,12 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _UNIT = 1.0 / 9007199254740992.0
 
 
-def new_rng(seed: int) -> np.ndarray:
-    """A generator state (``uint64[1]``) from an integer seed."""
-    return np.array([np.uint64(seed % 2**64)], dtype=np.uint64)
+def new_rng(seed: int, skip: int = 0) -> np.ndarray:
+    """A generator state (``uint64[1]``) from an integer seed: the state ``new_rng(seed)``
+    reaches after ``skip`` draws (each :func:`next_u64`, :func:`next_float` or
+    :func:`next_below` adds one constant to the state), so a computation that draws a known
+    count of numbers can start where the run before it would have ended."""
+    return np.array([np.uint64((seed + skip * int(_GOLDEN)) % 2**64)], dtype=np.uint64)
 
 
 @nb.njit(cache=True, inline="always")

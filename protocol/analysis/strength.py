@@ -9,7 +9,8 @@
   seeded generator.
 
 Both work for every deck (Kuhn, Leduc, hold'em); the 52-card deck with 5 to 7 cards a hand
-is ranked by eval7, other decks by
+is ranked by eval7 (the fastest evaluator called from Python, one hand at a time; it orders
+hands as :func:`~pokerbot.protocol.analysis.ranking.rank_standard` does), other decks by
 :func:`~pokerbot.protocol.analysis.ranking.rank_generic`. Cards are
 :mod:`pokerbot.protocol.cards` integers. Nothing here imports numpy: rule-based players
 that use it stay light to load. The compiled, all-holdings equities of hold'em are
@@ -24,11 +25,9 @@ from collections.abc import Sequence
 
 import eval7
 
+from pokerbot.protocol.analysis.eval7_cards import eval7_cards
 from pokerbot.protocol.analysis.ranking import CardGame, HandRanker, hand_ranker
-from pokerbot.protocol.cards import CARD_STRINGS, Card
-
-_EVAL7 = tuple(eval7.Card(text) for text in CARD_STRINGS)
-_evaluate = eval7.evaluate
+from pokerbot.protocol.cards import Card
 
 
 def _ranker(game: CardGame, cards_per_hand: int) -> HandRanker | None:
@@ -49,11 +48,11 @@ def hand_strength(game: CardGame, hole: Sequence[Card], board: Sequence[Card]) -
     ranker = _ranker(game, len(hole) + len(board))
     wins = ties = total = 0
     if ranker is None:
-        table = _EVAL7
+        table, evaluate = eval7_cards(), eval7.evaluate
         board_cards = [table[card] for card in board]
-        mine = _evaluate([table[card] for card in hole] + board_cards)
+        mine = evaluate([table[card] for card in hole] + board_cards)
         for other in itertools.combinations(rest, len(hole)):
-            value = _evaluate([table[card] for card in other] + board_cards)
+            value = evaluate([table[card] for card in other] + board_cards)
             total += 1
             if value < mine:
                 wins += 1
@@ -81,16 +80,17 @@ def sampled_equity_vs_random(
     missing = game.total_board_cards - len(board)
     need = game.num_hole_cards + missing
     ranker = _ranker(game, len(hole) + game.total_board_cards)
-    table = _EVAL7
-    mine_cards = [table[card] for card in hole]
-    board_cards = [table[card] for card in board]
+    if ranker is None:
+        table, evaluate = eval7_cards(), eval7.evaluate
+        mine_cards = [table[card] for card in hole]
+        board_cards = [table[card] for card in board]
     score = 0.0
     for _ in range(samples):
         drawn = rng.sample(rest, need)
         if ranker is None:
             runout = board_cards + [table[card] for card in drawn[game.num_hole_cards :]]
-            mine = _evaluate(mine_cards + runout)
-            theirs = _evaluate([table[card] for card in drawn[: game.num_hole_cards]] + runout)
+            mine = evaluate(mine_cards + runout)
+            theirs = evaluate([table[card] for card in drawn[: game.num_hole_cards]] + runout)
         else:
             full_board = (*board, *drawn[game.num_hole_cards :])
             mine = ranker((*hole, *full_board))

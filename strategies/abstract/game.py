@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokerbot.models.buckets.card_abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
-from pokerbot.models.buckets.tables import DealTables, EhsTables
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.abstract.betting import BettingTree, build_betting_tree
 from pokerbot.strategies.betting.sizing import BetSizing
+from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
+from pokerbot.strategies.card_abstraction.tables import DealTables, EhsTables
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,11 +28,11 @@ class AbstractGame:
     def build(
         cls,
         abstraction: CardAbstraction,
-        source: EhsTables | None = None,
+        source: EhsTables | DealTables | None = None,
         sizing: BetSizing | None = None,
     ) -> AbstractGame:
-        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables;
-        ``sizing``: a no-limit tree's raises)."""
+        """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables,
+        EHS tables or deal tables made for the abstraction; ``sizing``: a no-limit tree's raises)."""
         tree = build_betting_tree(abstraction.game, abstraction.num_buckets, sizing)
         return cls(tree, abstraction, abstraction.deal_tables(source))
 

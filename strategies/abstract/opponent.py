@@ -3,26 +3,17 @@
 :func:`model_table` asks a :class:`~pokerbot.models.round_trees.RoundTreeModel` for every
 information set of the betting tree (the five features are all functions of the betting
 node and the acting player's bucket), keeps the actions legal there and renormalises
-(uniform where the model gives the legal actions no weight). :func:`learn_from_logs` trains
-the model on ACPC ``STATE`` lines.
+(uniform where the model gives the legal actions no weight). The model is trained by
+:func:`~pokerbot.models.round_trees.learn_from_logs`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import CardAbstraction
-from pokerbot.models.round_trees import RoundTreeModel, decision_rows, features
+from pokerbot.models.round_trees import RoundTreeModel, features
 from pokerbot.protocol.actions import ActionKind
-from pokerbot.protocol.game import Game
-from pokerbot.protocol.matchlog import parse_state_line
 from pokerbot.strategies.abstract.betting import DECISION, BettingTree
-
-
-class ModelDataError(ValueError):
-    """The logs hold no decision of the player to model, or a line is not a hand."""
 
 
 def model_table(tree: BettingTree, model: RoundTreeModel) -> np.ndarray:
@@ -51,29 +42,4 @@ def model_table(tree: BettingTree, model: RoundTreeModel) -> np.ndarray:
     return table
 
 
-def learn_from_logs(
-    lines: Iterable[str], game: Game, player: str, abstraction: CardAbstraction, cards: str = "showdown"
-) -> tuple[RoundTreeModel, int]:
-    """A model of the player named ``player`` from ACPC log lines (``STATE`` lines; others
-    skipped), and the number of hands it played."""
-    model = RoundTreeModel(game.num_rounds)
-    hands = 0
-    for number, line in enumerate(lines, 1):
-        if not line.startswith("STATE:"):
-            continue
-        try:
-            logged = parse_state_line(line, game)
-        except ValueError as error:
-            raise ModelDataError(f"line {number}: {error}") from None
-        if player not in logged.names:
-            continue
-        hands += 1
-        position = logged.names.index(player)
-        for r, x, action in decision_rows(logged.state, position, abstraction.bucket, cards):
-            model.learn(r, x, action)
-    if hands == 0:
-        raise ModelDataError(f"no hand of a player named {player!r} in the logs")
-    return model, hands
-
-
-__all__ = ["ModelDataError", "learn_from_logs", "model_table"]
+__all__ = ["model_table"]

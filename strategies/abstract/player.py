@@ -25,7 +25,6 @@ from importlib import resources
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game, load_game
@@ -37,6 +36,7 @@ from pokerbot.strategies.abstract.ranges import PolicyRange, calls_at_pot_odds, 
 from pokerbot.strategies.abstract.shipped import BLUEPRINTS, SHIPPED, SHIPPED_GAMES, blueprint_name, plays_shipped
 from pokerbot.strategies.abstract.translation import TreePosition, TreeTranslator
 from pokerbot.strategies.base import ActionProbabilities, Strategy, StrategyFactory, normalized
+from pokerbot.strategies.card_abstraction.abstraction import HoldemAbstraction
 
 
 @cache
@@ -62,20 +62,21 @@ class AbstractPolicyPlayer(Strategy):
             raise ValueError("the policy was made for another game")
         self.policy = policy
         self.translator = TreeTranslator(policy.tree, seed) if game.is_nolimit else None
-        self.ranges = PolicyRange(policy, self.translator) if isinstance(policy.abstraction, EhsAbstraction) else None
+        holdem = isinstance(policy.abstraction, HoldemAbstraction)
+        self.ranges = PolicyRange(policy, self.translator) if holdem else None
         """Every holding's probabilities and reach (:mod:`.ranges`; hold'em policies)."""
         self.defence: RangeDefence | None = None
         """The minimum defence (:mod:`.defence`; no-limit only, off by default)."""
         if defend and self.translator is not None:
             if self.ranges is None:
-                raise ValueError("the range defence needs an EHS card abstraction (hold'em)")
+                raise ValueError("the range defence needs a hold'em card abstraction")
             self.defence = RangeDefence(self.ranges)
 
     def prepare(self) -> None:
         """Load the compiled hand-strength code (else paid by the first decision after the flop)."""
         abstraction = self.policy.abstraction
-        if isinstance(abstraction, EhsAbstraction):
-            abstraction.ehs((0, 1), (2, 3, 4))
+        if isinstance(abstraction, HoldemAbstraction):
+            abstraction.prepare()
 
     def locate(self, view: MatchState) -> TreePosition:
         """Where the hand of ``view`` stands in the policy's tree (no-limit: translated)."""
@@ -115,7 +116,7 @@ class AbstractPolicyPlayer(Strategy):
         if legal.call_amount == 0 or not legal.can_fold:
             return {CALL: 1.0}
         abstraction = self.policy.abstraction
-        if not isinstance(abstraction, EhsAbstraction):
+        if not isinstance(abstraction, HoldemAbstraction):
             return {CALL: 1.0}
         strength = abstraction.ehs(view.hole_cards, state.visible_board())
         return {CALL: 1.0} if calls_at_pot_odds(strength, state) else {FOLD: 1.0}
@@ -137,7 +138,7 @@ class AbstractPolicyPlayer(Strategy):
         """The weight of every holding given this player's actions in the hand ``state`` (it
         played ``position`` in hand ``hand_number``; holdings on a card of ``board``, default
         the visible board, weigh 0): :meth:`.ranges.PolicyRange.reach`. None where it is not
-        known: without an EHS card abstraction, or with the minimum defence (whose calls
+        known: without a hold'em card abstraction, or with the minimum defence (whose calls
         depend on the range)."""
         if self.ranges is None or self.defence is not None:
             return None

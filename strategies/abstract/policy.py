@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
 from pokerbot.protocol.game import Game, format_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import board_text, cards_text
@@ -31,6 +30,7 @@ from pokerbot.strategies.abstract.betting import (
     tree_from_arrays,
 )
 from pokerbot.strategies.betting.sizing import BetSizing, BetSizingError
+from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
 
 FORMAT = "pokerbot.abstract-policy/1"
 

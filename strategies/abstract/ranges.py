@@ -11,7 +11,7 @@ to its reach over the holdings that clash with none of those cards.
 
 Two users: the minimum defence (:mod:`.defence`: the share of the range that would fold to a
 bet) and the safe agent's ledger (:func:`pokerbot.strategies.safe.ledger.range_hand_value`:
-imaginary observations of our own holding). Both need the EHS card abstraction (hold'em).
+imaginary observations of our own holding). Both need a hold'em card abstraction (every holding bucketed at once).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerbot.models.buckets.card_abstraction import EhsAbstraction
 from pokerbot.protocol.actions import CALL, FOLD, Action
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.policy import AbstractPolicy
 from pokerbot.strategies.abstract.translation import TreeTranslator
+from pokerbot.strategies.card_abstraction.abstraction import HoldemAbstraction
 
 
 def calls_at_pot_odds(strength: Any, state: HandState) -> Any:
@@ -51,10 +51,10 @@ class PolicyRange:
     """
 
     def __init__(self, policy: AbstractPolicy, translator: TreeTranslator | None) -> None:
-        if not isinstance(policy.abstraction, EhsAbstraction):
-            raise ValueError("a policy's range needs an EHS card abstraction (hold'em)")
+        if not isinstance(policy.abstraction, HoldemAbstraction):
+            raise ValueError("a policy's range needs a hold'em card abstraction")
         self.policy = policy
-        self.abstraction: EhsAbstraction = policy.abstraction
+        self.abstraction: HoldemAbstraction = policy.abstraction
         self.translator = translator
 
     def action_probabilities(self, state: HandState, position: int, hand_number: int, action: Action) -> np.ndarray:

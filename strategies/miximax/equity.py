@@ -55,13 +55,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pokerbot.models.action_classes import RAISE_CLASSES, ActionClass, classify
 from pokerbot.models.features import showdown_context
 from pokerbot.models.handstrength import board_texture
+from pokerbot.models.opponent import OpponentShowdownModel
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.analysis.equity import Eval7Range, equity_vs_random, multiway_share, sampled_equity_vs_range
 from pokerbot.protocol.analysis.strength import hand_strength
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.miximax.opponents import OpponentShowdownModel
 
 MC_ITERATIONS = 2000
 """Default Monte Carlo draws when two or more board cards are missing."""

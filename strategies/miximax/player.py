@@ -2,7 +2,7 @@
 
 :class:`MiximaxAgent` (Kündig's thesis, ch. 6 and 7) plays hold'em with two or three
 players (52 cards; three players: two hole cards). It keeps one pair of opponent models
-(:class:`~pokerbot.strategies.miximax.opponents.OpponentModels`: an action model and a
+(:class:`~pokerbot.models.opponent.OpponentModels`: an action model and a
 showdown model, any models that follow the protocols there; by default the adapting
 Hoeffding-tree models) per opponent, by seat offset ``(position - ours) % players``: seats
 rotate together from hand to hand (or stay fixed), so an offset always names the same
@@ -29,7 +29,7 @@ the hand's showdown model back as they were; the answer and the state after it a
 and a :meth:`MiximaxAgent.decide` for the same view that follows replays them instead of
 searching again. One answer after the chart costs one search (``costly_probabilities``).
 
-The models (from their prior, :func:`~pokerbot.strategies.miximax.opponents.hoeffding_models`)
+The models (from their prior, :func:`~pokerbot.models.opponent.hoeffding_models`)
 are made at the first decision or observation. Each decision searches until
 ``min(deadline - margin, now + time_budget)`` (seconds), ``margin`` the smaller of
 ``safety_margin`` and :data:`MARGIN_SHARE` of the time left to the deadline: under a
@@ -53,6 +53,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pokerbot.models.action_classes import ActionClass
+from pokerbot.models.opponent import (
+    ActionModelFrequencies,
+    Frequencies,
+    OpponentActionModel,
+    OpponentModelFactory,
+    OpponentModels,
+    hoeffding_models,
+)
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.analysis.preflop import hand_class
 from pokerbot.protocol.game import Game
@@ -61,17 +69,9 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, copied_generator
 from pokerbot.strategies.miximax.arguments import parse_budget, parse_node_budget, parse_settings
 from pokerbot.strategies.miximax.equity import ModelWinModel, RangeWinModel
-from pokerbot.strategies.miximax.opponents import (
-    ClassPredictor,
-    OpponentActionModel,
-    OpponentModelFactory,
-    OpponentModels,
-    hoeffding_models,
-)
 from pokerbot.strategies.miximax.preflop import PreflopChart
 from pokerbot.strategies.miximax.preflop_policy import PreflopAdaptation, PreflopPolicy
 from pokerbot.strategies.miximax.search import (
-    ActionModelFn,
     ActionModels,
     SearchResult,
     SearchSettings,
@@ -134,7 +134,7 @@ class MiximaxAgent(Strategy):
     """Pre-flop policy plus miximax search with adapting opponent models (module docstring).
 
     ``opponent_models`` makes the opponents' models (default:
-    :func:`~pokerbot.strategies.miximax.opponents.hoeffding_models`).
+    :func:`~pokerbot.models.opponent.hoeffding_models`).
     """
 
     name = "miximax"
@@ -186,9 +186,9 @@ class MiximaxAgent(Strategy):
             self._models = {offset: made[offset - 1] for offset in range(1, n)}
         return {p: self._models[(p - me) % n] for p in range(n) if p != me}
 
-    def _predictors(self, me: int) -> dict[int, ActionModelFn]:
+    def _predictors(self, me: int) -> dict[int, Frequencies]:
         """Each opponent position's action model as the search's callable (for one decision)."""
-        return {p: ClassPredictor(models.action) for p, models in self.opponent_models(me).items()}
+        return {p: ActionModelFrequencies(models.action) for p, models in self.opponent_models(me).items()}
 
     def snapshot(self) -> MiximaxAgent:
         """A copy as the agent stands (:meth:`Strategy.snapshot`) that shares what never
@@ -258,9 +258,7 @@ class MiximaxAgent(Strategy):
         use_models = self.settings.use_models
         if self._uses_chart(state):
             others = [p for p in range(self.game.num_players) if p != me]
-            predictors: Mapping[int, ActionModelFn | None] = (
-                self._predictors(me) if use_models else dict.fromkeys(others)
-            )
+            predictors: Mapping[int, Frequencies | None] = self._predictors(me) if use_models else dict.fromkeys(others)
             return self.preflop.decide(view, predictors)
         win_model = self._win_model(view)
         predict: ActionModels = self._predictors(me) if use_models else _uniform
@@ -315,9 +313,9 @@ class MiximaxAgent(Strategy):
             self._hand = (key, model)
         return self._hand[1]
 
-    def _range_predictor(self, model: OpponentActionModel) -> ActionModelFn | None:
+    def _range_predictor(self, model: OpponentActionModel) -> Frequencies | None:
         """The action model that narrows the opponent's range in P(win), if the settings say so."""
-        return ClassPredictor(model) if self.settings.range_from_model else None
+        return ActionModelFrequencies(model) if self.settings.range_from_model else None
 
     def observe(self, view: MatchState) -> None:
         """Each opponent's models learn what it did (and showed) in the finished hand."""

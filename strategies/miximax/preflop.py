@@ -4,7 +4,10 @@ The file (``strategies/data/preflop_chart.json``) is made by
 :mod:`pokerbot.bot.generators.preflop_chart` (the method is documented there) and validated
 when loaded (:func:`load_chart`): format name and version, the 169 starting-hand classes in
 canonical order, increasing buckets, one action string of 169 codes per (position, bet
-faced, stack) cell, a 169 x 169 equity matrix with values in [0, 1].
+faced, stack) cell, a 169 x 169 equity matrix (class against class) with values in [0, 1].
+Each class's equity against a random hand is not in the file: it is the protocol's pre-flop
+table (:func:`pokerbot.protocol.analysis.preflop.preflop_class_equity`), the one the rest of
+the package reads.
 
 **Codes** (one per class, in the order of :data:`pokerbot.protocol.analysis.preflop.CLASSES`):
 ``f`` fold (check when free), ``c`` check or call, ``r`` raise to ``raise_multiple`` times the bet faced, ``a`` all-in.
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
-from pokerbot.protocol.analysis.preflop import CLASSES, NUM_CLASSES, class_number
+from pokerbot.protocol.analysis.preflop import CLASSES, NUM_CLASSES, class_number, preflop_class_equity
 
 CHART_FORMAT = "pokerbot-preflop-chart"
 CHART_VERSION = 1
@@ -46,7 +49,6 @@ class _ChartFile(BaseModel):
     format: str
     version: int
     classes: tuple[str, ...]
-    equity_vs_random: tuple[float, ...]
     equity_matrix: tuple[tuple[float, ...], ...]
     stack_buckets_bb: tuple[float, ...]
     faced_buckets_bb: tuple[float, ...]
@@ -71,8 +73,6 @@ class _ChartFile(BaseModel):
     def _consistent(self) -> _ChartFile:
         if self.classes != CLASSES:
             raise ValueError("the classes are not the 169 starting-hand classes in canonical order")
-        if len(self.equity_vs_random) != NUM_CLASSES or not all(0 <= e <= 1 for e in self.equity_vs_random):
-            raise ValueError("equity_vs_random needs 169 values in [0, 1]")
         if len(self.equity_matrix) != NUM_CLASSES or any(
             len(row) != NUM_CLASSES or not all(0 <= e <= 1 for e in row) for row in self.equity_matrix
         ):
@@ -94,7 +94,8 @@ class _ChartFile(BaseModel):
 
 @dataclass(frozen=True)
 class PreflopChart:
-    """A validated chart (see the module docstring); amounts in big blinds."""
+    """A validated chart (see the module docstring); amounts in big blinds. ``equity_vs_random``
+    is each class's equity against a random hand, in :attr:`classes` order (the protocol's table)."""
 
     classes: tuple[str, ...]
     equity_vs_random: tuple[float, ...]
@@ -133,9 +134,10 @@ def parse_chart(text: str, source: str = "<chart>") -> PreflopChart:
         data = _ChartFile.model_validate(json.loads(text))
     except (json.JSONDecodeError, ValidationError) as error:
         raise PreflopChartError(f"{source}: {error}") from None
+    by_class = preflop_class_equity()
     return PreflopChart(
         data.classes,
-        data.equity_vs_random,
+        tuple(by_class[label] for label in data.classes),
         data.equity_matrix,
         data.stack_buckets_bb,
         data.faced_buckets_bb,

@@ -46,13 +46,13 @@ from functools import cache
 from pathlib import Path
 
 from pokerbot.models.action_classes import RAISE_CLASSES, ActionClass, classify
+from pokerbot.models.opponent import Frequencies
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.analysis.preflop import class_combos, hand_class
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.miximax.preflop import POSITIONS, PreflopChart, load_chart
-from pokerbot.strategies.miximax.search import ActionModelFn
 
 RANGE_SCALE = 1.5
 """A player with ``b`` big blinds in holds the top ``min(1, RANGE_SCALE / b)`` of holdings."""
@@ -116,7 +116,7 @@ def assumed_share(faced_bb: float) -> float:
 
 
 def steal_action(
-    state: HandState, me: int, raise_to: int, predict: ActionModelFn, settings: PreflopAdaptation
+    state: HandState, me: int, raise_to: int, predict: Frequencies, settings: PreflopAdaptation
 ) -> Action | None:
     """The raise to ``raise_to`` chips if the steal rule says the opponent folds enough, else None."""
     if not settings.steal:
@@ -133,7 +133,7 @@ def steal_action(
     return action if fold / total >= risk / (risk + pot) + settings.steal_margin else None
 
 
-def raise_probability(state: HandState, predict: ActionModelFn) -> float | None:
+def raise_probability(state: HandState, predict: Frequencies) -> float | None:
     """The model's probability that the opponent raises at least as big as it just did, at
     the state before its last action (None when the last action was not a raise).
 
@@ -159,7 +159,7 @@ def model_call(
     chart: PreflopChart,
     code: str,
     faced_bb: float,
-    predict: ActionModelFn,
+    predict: Frequencies,
     settings: PreflopAdaptation,
 ) -> str:
     """The chart's ``code`` facing a raise, re-decided with the raising range the model implies.
@@ -244,7 +244,7 @@ class PreflopPolicy:
             self._chart = load_chart(self.chart_path)
         return self._chart
 
-    def decide(self, view: MatchState, opponents: Mapping[int, ActionModelFn | None]) -> Action:
+    def decide(self, view: MatchState, opponents: Mapping[int, Frequencies | None]) -> Action:
         """The action in ``view``: ``opponents`` maps each opponent position to its action
         model, or to None when the agent plays without models."""
         if len(opponents) == 1:
@@ -265,7 +265,7 @@ class PreflopPolicy:
             return Action.raise_to(legal.max_raise_to)
         return state.clamp(Action.raise_to(int(round(self.chart().raise_multiple * state.max_spent))))
 
-    def _heads_up(self, view: MatchState, predict: ActionModelFn | None) -> Action:
+    def _heads_up(self, view: MatchState, predict: Frequencies | None) -> Action:
         """The chart's code for our position, bet faced and stack, adapted by the model."""
         state = view.state
         game = self.game
@@ -288,7 +288,7 @@ class PreflopPolicy:
                 code = model_call(state, me, label, chart, code, faced, predict, adaptation)
         return self.action(state, code)
 
-    def _multiway(self, view: MatchState, opponents: Mapping[int, ActionModelFn | None]) -> Action:
+    def _multiway(self, view: MatchState, opponents: Mapping[int, Frequencies | None]) -> Action:
         """:func:`multiway_code` on the product of the chart's equities against each range."""
         state = view.state
         me = view.position
@@ -304,7 +304,7 @@ class PreflopPolicy:
         return self.action(state, code)
 
     @staticmethod
-    def _range_share(state: HandState, player: int, predict: ActionModelFn | None) -> float:
+    def _range_share(state: HandState, player: int, predict: Frequencies | None) -> float:
         """The share of holdings ``player`` is taken to hold: its action model's raise
         probability at its last raise (with a model), else the rule's ``q(b)`` for its chips in."""
         history = state.history()

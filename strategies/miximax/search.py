@@ -7,7 +7,7 @@ actions (:mod:`pokerbot.strategies.miximax.search_actions`):
   Boltzmann soft-max: children weighted by ``exp(value / T)`` (``T`` in big blinds), the
   weighted value backed up (*maximix*);
 * **opponent nodes** (every player but ``me``) are chance nodes weighted by the action
-  model of the player to act (:data:`ActionModelFn`: class probabilities for a state;
+  model of the player to act (:data:`~pokerbot.models.opponent.Frequencies`: class probabilities for a state;
   Eq. 3.2): one model for every opponent, or one per opponent position
   (:data:`ActionModels`); a class's probability is split evenly over the branches of that
   class, and the probability of a class without a branch moves to the nearest class with
@@ -56,21 +56,20 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pokerbot.models.action_classes import ActionClass
+from pokerbot.models.opponent import Frequencies
 from pokerbot.protocol.actions import CALL, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.miximax.search_actions import AbstractAction, AbstractionSettings, abstract_actions
 
-ActionModelFn = Callable[[HandState], Mapping[ActionClass, float]]
-"""The opponent's action model: probabilities of the classes of the player to act in a state."""
-ActionModels = ActionModelFn | Mapping[int, ActionModelFn]
+ActionModels = Frequencies | Mapping[int, Frequencies]
 """One action model for every opponent, or one per opponent position (every position but ours)."""
 
 
@@ -174,7 +173,7 @@ class MiximaxSearch:
         if root.current_player != me:
             raise SearchError("it is not the searching player's turn")
         opponents = [p for p in range(root.game.num_players) if p != me]
-        self._per_opponent: Mapping[int, ActionModelFn] | None = None
+        self._per_opponent: Mapping[int, Frequencies] | None = None
         if isinstance(action_model, Mapping):
             missing = [p for p in opponents if p not in action_model]
             if missing:
@@ -420,7 +419,6 @@ def search(
 
 
 __all__ = [
-    "ActionModelFn",
     "ActionModels",
     "MiximaxSearch",
     "ProductWinModel",

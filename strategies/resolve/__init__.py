@@ -112,10 +112,11 @@ def exploit_factory(game: Game, seed: int | None = None, argument: str | None = 
     """``resolve-exploit`` (budgets as :func:`resolve_factory`): the re-solver with the opponent
     model inside (:mod:`.exploiter`), the model learning from every hand, its weight set by the
     safety ledger (:func:`~.exploiter.exploit_settings`)."""
+    from pokerbot.models.opponent import ActionModelFrequencies
     from pokerbot.models.prior import models_for_game
     from pokerbot.protocol.analysis.matchups import holding_space
     from pokerbot.strategies.resolve.exploiter import ResolvingExploiter, exploit_settings
-    from pokerbot.strategies.resolve.opponent import ActionModelFrequencies, HoldingModel
+    from pokerbot.strategies.resolve.opponent import HoldingModel
 
     options = _player_options(game, seed, argument)
     action_model = models_for_game(game)[0]

@@ -6,9 +6,11 @@ range where the subgame starts. :class:`HoldingModel` builds both from two thing
 about the opponent:
 
 * **how often** it folds, checks or calls, and raises by about half the pot, the pot or all-in,
-  where it stands: ``frequencies(state)``, probabilities of the action classes of
-  :mod:`pokerbot.models.action_classes` (the miximax agent's Hoeffding-tree action model in
-  hold'em, :class:`ActionModelFrequencies`, learning the opponent's betting from every hand);
+  where it stands: ``frequencies(state)``
+  (:data:`~pokerbot.models.opponent.Frequencies`), probabilities of the action classes of
+  :mod:`pokerbot.models.action_classes` (in hold'em the Hoeffding-tree action model,
+  :class:`~pokerbot.models.opponent.ActionModelFrequencies`, learning the opponent's betting
+  from every hand);
 * **with what**: the *link* ``alpha`` in [0, 1]. With probability ``alpha`` the opponent acts by
   strength: among the holdings the model says reach the decision, it folds the weakest
   (a share equal to its fold frequency), raises with the strongest (its raise frequency) and
@@ -26,24 +28,17 @@ the opponent's actions in the hand so far, of the model's probability of each fo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 import numpy as np
 
 from pokerbot.models.action_classes import ActionClass, classify, legal_classes
+from pokerbot.models.opponent import Frequencies
 from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.resolve.tree import DECISION, SubgameTree
-
-if TYPE_CHECKING:
-    from pokerbot.strategies.miximax.opponents import OpponentActionModel
-
-Frequencies = Callable[[HandState], Mapping[ActionClass, float]]
-"""``frequencies(state)``: the probability of each action class of the player to act in
-``state`` (classes not legal there are ignored; the rest need not sum to 1)."""
 
 _PASSIVE = (ActionClass.CHECK, ActionClass.CALL)
 
@@ -281,30 +276,4 @@ def _nearest(classes: list[ActionClass], wanted: ActionClass) -> int:
     return min(range(len(classes)), key=distance)
 
 
-class ActionModelFrequencies:
-    """An action model (the miximax agent's) as ``frequencies``: its class probabilities in
-    the action context of the state, memoised by betting and board until :meth:`clear` (call
-    it when the model has learnt)."""
-
-    def __init__(self, model: OpponentActionModel) -> None:
-        self.model = model
-        self._cache: dict[tuple[str, tuple[Card, ...]], Mapping[ActionClass, float]] = {}
-
-    def __call__(self, state: HandState) -> Mapping[ActionClass, float]:
-        from pokerbot.models.features import action_context
-
-        key = (state.betting_string(), tuple(state.visible_board()))
-        found = self._cache.get(key)
-        if found is None:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            raw = self.model.predict_proba_one(action_context(state))
-            found = {ActionClass(k): v for k, v in raw.items()}
-            self._cache[key] = found
-        return found
-
-    def clear(self) -> None:
-        self._cache.clear()
-
-
-__all__ = ["Frequencies", "HoldingModel", "StrengthLink", "ActionModelFrequencies", "percentiles"]
+__all__ = ["HoldingModel", "StrengthLink", "percentiles"]

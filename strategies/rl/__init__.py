@@ -1,6 +1,6 @@
-"""Reinforcement learning on the engine: environments, seed 004's encodings, NFSP.
+"""Reinforcement learning on the engine: environments, the encodings of Zha et al. (2019), NFSP.
 
-* :mod:`~pokerbot.strategies.rl.encoding` - observations and action IDs (seed 004's for Leduc,
+* :mod:`~pokerbot.strategies.rl.encoding` - observations and action IDs (Zha et al.'s (2019) for Leduc,
   heads-up limit and no-limit hold'em; a generic one for any ACPC game);
 * :mod:`~pokerbot.strategies.rl.env` - a PettingZoo AEC environment (every seat an agent) and a
   Gymnasium environment (one learner, registry strategies in the other seats);

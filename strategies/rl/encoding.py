@@ -1,11 +1,11 @@
-"""Observations and action IDs of the reinforcement-learning environment (seed 004's encodings).
+"""Observations and action IDs of the reinforcement-learning environment (the encodings of Zha et al. (2019)).
 
 An :class:`Encoding` turns one player's view of a :class:`~pokerbot.protocol.hand.HandState`
 into a flat ``float32`` vector, and maps the environment's discrete action IDs to engine
 actions and back. Every encoding reads only what the observing position knows: its own hole
 cards, the board of the rounds reached, the betting.
 
-Seed 004's encodings (the card-game toolkit's documentation), for two-player games:
+Zha et al.'s (2019) encodings (the card-game toolkit's documentation), for two-player games:
 
 ``leduc`` (36 entries, Leduc hold'em)
     ``0..2`` the hole card's rank, ``3..5`` the public card's rank (all zero in round 1), lowest
@@ -13,7 +13,7 @@ Seed 004's encodings (the card-game toolkit's documentation), for two-player gam
     the chips the observing player has put in the pot (0 to 14, ante included), ``21..35`` the
     same for the opponent.
 ``leduc-infostate`` (30 entries, Leduc hold'em)
-    The information state NFSP learns from in seed 004: ``0..2`` hole rank, ``3..5`` public
+    The information state NFSP learns from in Zha et al. (2019): ``0..2`` hole rank, ``3..5`` public
     rank, then for each of the 2 rounds 4 action slots of 3 entries (fold, call, raise), one-hot
     per action taken: ``6 + 12 * round + 3 * slot + kind``. Unlike ``leduc``, two different
     bettings never share a vector.
@@ -22,7 +22,7 @@ Seed 004's encodings (the card-game toolkit's documentation), for two-player gam
     suit blocks spades, hearts, diamonds, clubs, each ace to king (index
     ``13 * block + (rank + 1) % 13`` with our ranks deuce = 0 .. ace = 12); ``52 + 5 * round +
     n`` one-hot of the number ``n`` (0 to 4) of raises in each of the 4 rounds (rounds not yet
-    reached read 0 raises). Seed 004's table prints round 2's range as ``37~61``: it is ``57..61``.
+    reached read 0 raises). Zha et al.'s (2019) table prints round 2's range as ``37~61``: it is ``57..61``.
 ``nolimit-holdem`` (54 entries, heads-up no-limit hold'em)
     ``0..51`` the cards as in ``limit-holdem``; ``52`` the chips the observing player has put in
     the pot, ``53`` the opponent's (blinds included; raw chips, from 0 to the stack).
@@ -35,7 +35,7 @@ Seed 004's encodings (the card-game toolkit's documentation), for two-player gam
     number of raises, one-hot from 0 to 4 and more (``5 * R``); the observing position,
     one-hot (``N``). Every entry lies in [0, 1].
 
-Action IDs (seed 004): limit games (Leduc, limit hold'em, any limit game) have 4 actions,
+Action IDs (Zha et al. 2019): limit games (Leduc, limit hold'em, any limit game) have 4 actions,
 ``0`` call, ``1`` raise, ``2`` fold, ``3`` check; no-limit games 6, ``0`` fold, ``1`` check,
 ``2`` call, ``3`` raise half the pot, ``4`` raise the pot, ``5`` all-in. "Raise half the pot"
 puts ``pot // 2`` more chips in (the pot counted before the action, every player's chips in
@@ -57,9 +57,9 @@ from pokerbot.protocol.game import Game, load_game
 from pokerbot.protocol.hand import HandState
 
 LIMIT_ACTIONS = ("call", "raise", "fold", "check")
-"""Action names of limit games, by ID (seed 004)."""
+"""Action names of limit games, by ID (Zha et al. 2019)."""
 NOLIMIT_ACTIONS = ("fold", "check", "call", "raise-half-pot", "raise-pot", "all-in")
-"""Action names of no-limit games, by ID (seed 004)."""
+"""Action names of no-limit games, by ID (Zha et al. 2019)."""
 
 CALL_ID, RAISE_ID, FOLD_ID, CHECK_ID = 0, 1, 2, 3
 """Limit action IDs."""
@@ -185,7 +185,7 @@ def _low_rank(game: Game) -> int:
 
 
 class LeducEncoding(Encoding):
-    """Seed 004's 36-entry Leduc observation: hole rank, public rank, both players' chips."""
+    """Zha et al.'s (2019) 36-entry Leduc observation: hole rank, public rank, both players' chips."""
 
     name = "leduc"
     size = 36
@@ -203,7 +203,7 @@ class LeducEncoding(Encoding):
 
 
 class LeducInfostateEncoding(Encoding):
-    """Seed 004's 30-entry Leduc information state: hole rank, public rank, every action."""
+    """Zha et al.'s (2019) 30-entry Leduc information state: hole rank, public rank, every action."""
 
     name = "leduc-infostate"
     size = 30
@@ -225,7 +225,7 @@ class LeducInfostateEncoding(Encoding):
 
 # ---------------------------------------------------------------------------- hold'em
 def card_index(card: int) -> int:
-    """Seed 004's index of a card among 52: suit blocks spades, hearts, diamonds, clubs, each
+    """Zha et al.'s (2019) index of a card among 52: suit blocks spades, hearts, diamonds, clubs, each
     ace to king."""
     return 13 * (3 - suit_of(card)) + (rank_of(card) + 1) % 13
 
@@ -240,7 +240,7 @@ def _fill_cards(state: HandState, position: int, out: np.ndarray) -> None:
 
 
 class LimitHoldemEncoding(Encoding):
-    """Seed 004's 72-entry limit hold'em observation: 52 cards, then raises per round."""
+    """Zha et al.'s (2019) 72-entry limit hold'em observation: 52 cards, then raises per round."""
 
     name = "limit-holdem"
     size = 72
@@ -253,7 +253,7 @@ class LimitHoldemEncoding(Encoding):
 
 
 class NolimitHoldemEncoding(Encoding):
-    """Seed 004's 54-entry no-limit hold'em observation: 52 cards, then both players' chips."""
+    """Zha et al.'s (2019) 54-entry no-limit hold'em observation: 52 cards, then both players' chips."""
 
     name = "nolimit-holdem"
     size = 54
@@ -339,7 +339,7 @@ ENCODINGS: dict[str, tuple[Callable[[Game], Encoding], Callable[[Game], bool], s
 
 
 def default_encoding_name(game: Game) -> str:
-    """Seed 004's encoding of ``game`` (Leduc, heads-up limit or no-limit hold'em), else ``generic``."""
+    """Zha et al.'s (2019) encoding of ``game`` (Leduc, heads-up limit or no-limit hold'em), else ``generic``."""
     for name in ("leduc", "limit-holdem", "nolimit-holdem"):
         if ENCODINGS[name][1](game):
             return name

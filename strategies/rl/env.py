@@ -9,7 +9,7 @@ them: agent ``player_j`` (seat ``j``) plays position ``(j - h) % players`` in th
 of the seed (``rotate_seats=False``: position ``j`` always). So the same seed and the same
 actions give the same hands, and the same payoffs, as ``pokerbot match`` with that seed.
 
-Observations are :mod:`~pokerbot.strategies.rl.encoding`'s (seed 004's for Leduc and heads-up
+Observations are :mod:`~pokerbot.strategies.rl.encoding`'s (Zha et al.'s (2019) for Leduc and heads-up
 hold'em); actions are its discrete IDs, with a mask of the legal ones. An action outside the
 mask is repaired as the dealer repairs an invalid action: it is played as a check or call (and
 counted in ``infos[agent]["illegal_actions"]``). Rewards are each seat's winnings in big blinds
@@ -140,7 +140,7 @@ class PokerAECEnv(AECEnv):
     """PettingZoo AEC environment of an ACPC game: every seat is an agent (``player_0`` ...).
 
     ``game`` is a :class:`Game` or a built-in name or game file; ``encoding`` an encoding name
-    (default: seed 004's for the game, :func:`~pokerbot.strategies.rl.encoding.make_encoding`).
+    (default: Zha et al.'s (2019) for the game, :func:`~pokerbot.strategies.rl.encoding.make_encoding`).
     Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; see the
     module docstring for dealing, seats, repairs and rewards.
     """

@@ -1,4 +1,4 @@
-"""Neural Fictitious Self-Play (Heinrich and Silver 2016), as seed 004 trains it in Leduc.
+"""Neural Fictitious Self-Play (Heinrich and Silver 2016), as Zha et al. (2019) train it in Leduc.
 
 Each player has two networks over the encoded observation
 (:mod:`~pokerbot.strategies.rl.encoding`): a Q-network learnt by DQN from a circular replay
@@ -39,7 +39,7 @@ _BINARY_ENCODINGS = frozenset({"leduc", "leduc-infostate", "limit-holdem"})
 
 @dataclass(frozen=True)
 class NfspSettings:
-    """NFSP's hyper-parameters (defaults: seed 004's network, 1 hidden layer of 64 ReLU units;
+    """NFSP's hyper-parameters (defaults: Zha et al.'s (2019) network, 1 hidden layer of 64 ReLU units;
     the buffer sizes, anticipatory parameter, update schedule and SGD of Heinrich and Silver's
     Leduc runs and their Q-network's learning rate, 0.1; the average network's is 0.02, where
     theirs is 0.005 and OpenSpiel's example's 0.01, so that it follows its reservoir sooner)."""

@@ -30,6 +30,7 @@ from pokerbot.protocol.analysis.equity import equity_vs_random, equity_vs_random
 from pokerbot.protocol.analysis.headsup import equity_all_vs_holding, heads_up_equity
 from pokerbot.protocol.analysis.holdings import HOLDING_INDEX, NUM_HOLDINGS, conflict_mask, holding_index
 from pokerbot.protocol.analysis.preflop import preflop_equity
+from pokerbot.protocol.analysis.showdown import unused_cards
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
 
@@ -155,7 +156,7 @@ def flop_equities(flop: Sequence[Card], generator: random.Random, samples: int |
     cost, as :func:`board_equity` makes for one holding."""
     if samples is None:
         return _equities(flop)
-    unseen = [card for card in range(52) if card not in set(flop)]
+    unseen = unused_cards(np.array(flop, dtype=np.int64)).tolist()
     total = np.zeros(NUM_HOLDINGS)
     count = np.zeros(NUM_HOLDINGS)
     for card in generator.sample(unseen, samples):
@@ -223,8 +224,7 @@ def board_equity(hole: Sequence[Card], board: Sequence[Card], generator: random.
     mean over every unseen next card is the flop's equity), from ``generator``."""
     if len(board) != 3:
         return equity_vs_random(hole, board)
-    seen = set(hole) | set(board)
-    unseen = [card for card in range(52) if card not in seen]
+    unseen = unused_cards(np.array((*hole, *board), dtype=np.int64)).tolist()
     picks = generator.sample(unseen, FLOP_SAMPLES)
     return sum(equity_vs_random(hole, (*board, card)) for card in picks) / FLOP_SAMPLES
 

@@ -132,13 +132,19 @@ function logSteps(view) {
   scrollHistory();
 }
 
+function returnedText(view) {
+  if (!view.returned || view.returned_to === null) return "";
+  return `uncalled bet of ${fmt(view.returned)} returned to ${view.seats[view.returned_to].name}; `;
+}
+
 function winnersText(view) {
   const names = view.winners.map((position) => view.seats[position].name);
-  if (names.length > 1) return `${names.join(" and ")} split the pot of ${fmt(view.pot)}`;
-  if (names.length === 0) return "";
+  const returned = returnedText(view);
+  if (names.length > 1) return `${returned}${names.join(" and ")} split the pot of ${fmt(view.pot)}`;
+  if (names.length === 0) return returned;
   const winner = view.seats[view.winners[0]];
   const verb = winner.name === "you" ? "win" : "wins";
-  return `${winner.name} ${verb} the pot of ${fmt(view.pot)}` + (winner.hand ? ` with ${winner.hand}` : "");
+  return `${returned}${winner.name} ${verb} the pot of ${fmt(view.pot)}` + (winner.hand ? ` with ${winner.hand}` : "");
 }
 
 function logResult(view) {

@@ -11,7 +11,7 @@ still dealt on each of them).
 Hold'em tables are made in two steps: :func:`build_ehs_tables` computes the effective hand
 strength of every hand on every sampled board (the slow part, about 0.1 s a board; saved
 with :meth:`EhsTables.save`), and :meth:`CardAbstraction.deal_tables
-<pokerbot.models.buckets.card_abstraction.CardAbstraction.deal_tables>` turns it into buckets.
+<pokerbot.strategies.card_abstraction.abstraction.CardAbstraction.deal_tables>` turns it into buckets.
 """
 
 from __future__ import annotations
@@ -93,6 +93,12 @@ class EhsTables:
         return tables
 
 
+def sample_boards(count: int, seed: int) -> np.ndarray:
+    """``count`` uniform five-card boards (``int64[count, 5]``, dealing order) from ``seed``:
+    the boards of :func:`build_ehs_tables` with that seed."""
+    return _sample_boards(count, new_rng(seed))
+
+
 @nb.njit(cache=True)
 def _sample_boards(count: int, state: np.ndarray) -> np.ndarray:
     boards = np.empty((count, 5), dtype=np.int64)
@@ -112,7 +118,7 @@ def build_ehs_tables(num_boards: int, seed: int = 0, progress: Callable[[int], N
     """
     if num_boards < 1:
         raise TablesError(f"need at least one board, got {num_boards}")
-    boards = _sample_boards(num_boards, new_rng(seed))
+    boards = sample_boards(num_boards, seed)
     ehs = np.zeros((num_boards, 3, NUM_HOLDINGS), dtype=np.uint16)
     strength = np.zeros((num_boards, NUM_HOLDINGS), dtype=np.int32)
     for b in range(num_boards):
@@ -133,4 +139,4 @@ def card_masks(cards: np.ndarray) -> np.ndarray:
     return masks
 
 
-__all__ = ["EHS_SCALE", "DealTables", "EhsTables", "TablesError", "build_ehs_tables", "card_masks"]
+__all__ = ["EHS_SCALE", "DealTables", "EhsTables", "TablesError", "build_ehs_tables", "card_masks", "sample_boards"]

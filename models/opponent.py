@@ -1,24 +1,25 @@
-"""What the hold'em agent needs from its opponent models, and the models it uses by default.
+"""What a player asks of an opponent model, the models it gets by default, and the frequency adapter.
 
-The agent (:mod:`pokerbot.strategies.miximax.player`) keeps one :class:`OpponentModels` per
-opponent: an **action model** and a **showdown model**. It asks nothing else of them than
-the two protocols below, so any pair of models that answers these questions can be plugged
-in (``MiximaxAgent(..., opponent_models=factory)``):
+A player that adapts keeps one :class:`OpponentModels` per opponent: an **action model** and
+a **showdown model**. It asks nothing else of them than the two protocols below, so any pair
+of models that answers these questions can be plugged in (the miximax agent:
+``MiximaxAgent(..., opponent_models=factory)``):
 
 * :class:`OpponentActionModel`: P(action class) of the opponent to act, from the action
-  context of the state (:func:`~pokerbot.models.features.action_context`): the search
-  weighs the opponent's branches by it, the showdown model narrows the opponent's range by
-  it, and the pre-flop policy steals and calls by it;
+  context of the state (:func:`~pokerbot.models.features.action_context`): a search weighs
+  the opponent's branches by it, a showdown model narrows the opponent's range by it, a
+  pre-flop policy steals and calls by it, a subgame solver shapes the opponent's strategy by
+  it;
 * :class:`OpponentShowdownModel`: P(the opponent's hand beats a hand of a given strength)
   from the showdown context of the betting
   (:func:`~pokerbot.models.features.showdown_context`), and how many showdowns it has
-  learnt from (the agent trusts it more as they accumulate);
+  learnt from (a player trusts it more as they accumulate);
 * both learn one opponent's decisions, or showdown, from each finished hand.
 
-:func:`hoeffding_models` makes the default: the Hoeffding-tree models of
-:mod:`pokerbot.models.hoeffding`, starting from the shipped prior that fits the game.
-:class:`ClassPredictor` turns an action model into the search's callable (state in, class
-probabilities out), memoised for one decision.
+:func:`hoeffding_models` is the default :data:`OpponentModelFactory`: the Hoeffding-tree
+models of :mod:`pokerbot.models.hoeffding`, starting from the shipped prior that fits the
+game. :class:`ActionModelFrequencies` turns an action model into :data:`Frequencies`, the
+callable a search or a solver asks (state in, class probabilities out), memoised.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from pokerbot.models.action_classes import ActionClass
 from pokerbot.models.features import action_context
 from pokerbot.models.prior import load_default_prior, models_for_game
+from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
@@ -89,26 +91,42 @@ def hoeffding_models(game: Game, count: int) -> list[OpponentModels]:
     return [OpponentModels(*models_for_game(game, prior=prior)) for _ in range(count)]
 
 
-class ClassPredictor:
-    """An action model as the search's callable: the action classes' probabilities of the
-    player to act in a state, memoised by betting and board (make one per decision)."""
+Frequencies = Callable[[HandState], Mapping[ActionClass, float]]
+"""``frequencies(state)``: the probability of each action class of the player to act in
+``state`` (classes not legal there are ignored; the rest need not sum to 1)."""
+
+
+class ActionModelFrequencies:
+    """An action model as :data:`Frequencies`: its class probabilities in the action context of
+    the state, memoised by betting and board until :meth:`clear` (call it when the model has
+    learnt, or make a new one per decision)."""
+
+    _MAX_CACHED = 4096
+    """The memo is emptied when it holds more states than this."""
 
     def __init__(self, model: OpponentActionModel) -> None:
         self.model = model
-        self._cache: dict[tuple[str, tuple[int, ...]], Mapping[ActionClass, float]] = {}
+        self._cache: dict[tuple[str, tuple[Card, ...]], Mapping[ActionClass, float]] = {}
 
     def __call__(self, state: HandState) -> Mapping[ActionClass, float]:
         key = (state.betting_string(), state.visible_board())
-        probabilities = self._cache.get(key)
-        if probabilities is None:
+        found = self._cache.get(key)
+        if found is None:
+            if len(self._cache) > self._MAX_CACHED:
+                self._cache.clear()
             raw = self.model.predict_proba_one(action_context(state))
-            probabilities = {ActionClass(k): v for k, v in raw.items()}
-            self._cache[key] = probabilities
-        return probabilities
+            found = {ActionClass(k): v for k, v in raw.items()}
+            self._cache[key] = found
+        return found
+
+    def clear(self) -> None:
+        """Forget the memoised answers."""
+        self._cache.clear()
 
 
 __all__ = [
-    "ClassPredictor",
+    "ActionModelFrequencies",
+    "Frequencies",
     "OpponentActionModel",
     "OpponentModelFactory",
     "OpponentModels",
