@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from pokerbot.protocol.analysis.holdings import HOLDINGS, NUM_HOLDINGS
-from pokerbot.protocol.analysis.showdown import rank_holdings_into
+from pokerbot.protocol.analysis.showdown import rank_holdings_into, unused_cards
 
 OPPONENTS = 990
 """Opposing holdings on a river: two of the 45 cards the board and the holding leave."""
@@ -122,23 +122,9 @@ def _river_equity_into(board: np.ndarray, work: np.ndarray, counts: np.ndarray, 
 
 
 @nb.njit(cache=True)
-def _remaining(known: np.ndarray, size: int) -> np.ndarray:
-    used = np.zeros(52, dtype=np.bool_)
-    for i in range(size):
-        used[known[i]] = True
-    out = np.empty(52 - size, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if not used[card]:
-            out[n] = card
-            n += 1
-    return out
-
-
-@nb.njit(cache=True)
 def _runouts(known: np.ndarray, size: int) -> np.ndarray:
     """The cards completing ``known[:size]`` to five, one run-out a row (-1 pads a turn's)."""
-    rest = _remaining(known, size)
+    rest = unused_cards(known[:size])
     n = rest.shape[0]
     if size == 3:
         out = np.empty((n * (n - 1) // 2, 2), dtype=np.int64)
