@@ -164,11 +164,13 @@ class SubgameSolver:
     def root_range(self, position: int, follow: np.ndarray | None = None) -> np.ndarray:
         """Position's reach at the root over the live holdings (the gadget's follow
         probabilities where it applies)."""
+        own: np.ndarray = self.ranges[position]
         if position != self.gadget_position:
-            return self.ranges[position]
+            return own
         if follow is None:
             follow = _follow(self.gadget_regrets)
-        return self.ranges[position] * follow
+        reach: np.ndarray = own * follow
+        return reach
 
     def iterate(self, count: int) -> None:
         """Run ``count`` more iterations (each updates both players, in turn)."""
@@ -309,11 +311,12 @@ def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
     n = gadget_regrets.shape[1]
     out = np.empty((2, n), dtype=np.float32)
     regret_match(gadget_regrets, 0, 2, out, np.empty(n, dtype=np.float32), False)
-    return out[0].copy()
+    follow: np.ndarray = out[0].copy()
+    return follow
 
 
 @njit(cache=True)
-def _blend(reach, free, weight, model_reach):
+def _blend(reach: np.ndarray, free: np.float32, weight: np.float32, model_reach: np.ndarray) -> None:
     """``reach = reach * free + weight * model_reach`` (float32, rounded after each operation)."""
     for node in range(reach.shape[0]):
         for h in range(reach.shape[1]):
@@ -322,7 +325,14 @@ def _blend(reach, free, weight, model_reach):
 
 
 @njit(cache=True)
-def _gadget_update(regrets, follow_values, bounds, positive, negative, sigma):
+def _gadget_update(
+    regrets: np.ndarray,
+    follow_values: np.ndarray,
+    bounds: np.ndarray,
+    positive: np.float32,
+    negative: np.float32,
+    sigma: np.ndarray,
+) -> None:
     """The gadget's regrets of following and terminating after one of its position's
     half-iterations (``follow_values``: the root's values; ``sigma``: float64 scratch ``[2, n]``)."""
     n = bounds.shape[0]
@@ -369,7 +379,16 @@ def _forward(tree: TreeArrays, sigma: np.ndarray, root: np.ndarray, who: int, ou
 
 
 @njit(cache=True, inline="always")
-def _node_value(node, player, children, count, base, sigma, values, who):
+def _node_value(
+    node: int,
+    player: np.ndarray,
+    children: np.ndarray,
+    count: int,
+    base: int,
+    sigma: np.ndarray,
+    values: np.ndarray,
+    who: int,
+) -> None:
     """A decision's counterfactual values of ``who`` from its children's: weighted by
     ``who``'s strategy at its own decisions, summed at the other player's."""
     n = values.shape[1]
@@ -487,7 +506,20 @@ the processor overlaps; each node's own additions keep their order)."""
 
 
 @njit(cache=True, inline="always")
-def _sweep_group(values, reach, batch, m, order, start, stop, cards, hole, totals, per_card, sign):
+def _sweep_group(
+    values: np.ndarray,
+    reach: np.ndarray,
+    batch: np.ndarray,
+    m: int,
+    order: np.ndarray,
+    start: int,
+    stop: int,
+    cards: np.ndarray,
+    hole: int,
+    totals: np.ndarray,
+    per_card: np.ndarray,
+    sign: float,
+) -> None:
     """One strength group of a showdown sweep: each holding of ``order[start:stop]`` gets
     ``sign`` times the reach of the opponent holdings swept before it that share no card with
     it (``totals`` and ``per_card``, the batch's sums so far); then the group's own reach joins

@@ -243,7 +243,8 @@ class ContinualResolver:
         ranges = np.ones((2, self.space.size))
         ranges[us] = our_range
         solver = SubgameSolver(tree, self.space, tuple(root.visible_board()), ranges)
-        return solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
+        values: np.ndarray = solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
+        return values
 
     def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
         """The anchor at the start of ``state``'s round, from the last round's leaf: the

@@ -119,7 +119,8 @@ class Solver:
         baseline = self.restriction.baseline(engine, player, values, self.sigma)
         if baseline is None:
             baseline = values[self._parents[player]]
-        return values[self._edges[player]] - baseline
+        regrets: np.ndarray = values[self._edges[player]] - baseline
+        return regrets
 
     def _update(self, player: int, t: int, regret: np.ndarray, reach: np.ndarray) -> None:
         """Fold iteration ``t``'s regrets into the tables and add the strategy to the average."""

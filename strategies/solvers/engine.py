@@ -166,10 +166,11 @@ class Engine:
         others = [reach[p, terminals] for p in range(self.num_players) if p != player]
         columns = reach.shape[-1]
         if columns == self.num_hands:
-            return np.einsum(self._einsum[player], self.tree.utility[player], *others, optimize=False)
+            values: np.ndarray = np.einsum(self._einsum[player], self.tree.utility[player], *others, optimize=False)
+            return values
         batch = columns // self.num_hands
         shaped = [o.reshape(len(terminals), batch, self.num_hands) for o in others]
-        result = np.einsum(self._batched[player], self.tree.utility[player], *shaped, optimize=False)
+        result: np.ndarray = np.einsum(self._batched[player], self.tree.utility[player], *shaped, optimize=False)
         return result.reshape(len(terminals), columns)
 
     def values(
@@ -229,7 +230,8 @@ def _ranges(sizes: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     offsets = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return np.arange(total) - offsets
+    ranges: np.ndarray = np.arange(total) - offsets
+    return ranges
 
 
 __all__ = ["Engine"]

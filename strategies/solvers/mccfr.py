@@ -131,10 +131,12 @@ class OutcomeSamplingMCCFR(Solver):
     def _draw(self, q: np.ndarray) -> np.ndarray:
         """How many of the ``samples`` outcomes fall on each terminal (expected ``samples * q``)."""
         if not self.stratified:
-            return self.rng.multinomial(self.samples, q)
+            counts: np.ndarray = self.rng.multinomial(self.samples, q)
+            return counts
         expected = self.samples * q
         whole = np.floor(expected)
-        return whole + (self.rng.random(len(q)) < expected - whole)
+        drawn: np.ndarray = whole + (self.rng.random(len(q)) < expected - whole)
+        return drawn
 
     def _iterate(self, t: int) -> None:
         engine, tree = self.engine, self.tree
@@ -242,7 +244,8 @@ class ExternalSamplingMCCFR(Solver):
         pe = self.engine.players[player]
         within, start = self._slices(player, probabilities)
         draws = (1.0 - self.rng.random((len(pe.starts), probabilities.shape[1])))[pe.group_of_edge]
-        return ((start < draws) & (draws <= within)).astype(np.float64)
+        chosen: np.ndarray = ((start < draws) & (draws <= within)).astype(np.float64)
+        return chosen
 
     def _systematic_indicators(self, player: int, probabilities: np.ndarray) -> np.ndarray:
         """0/1 indicators ``[node, samples * hands]`` of ``player``'s sampled actions (1 elsewhere).
