@@ -45,13 +45,16 @@ def plays(game: Game) -> bool:
     return not game.is_nolimit and game.num_hole_cards == 1 and len(game.deck) <= 13
 
 
-def player_setup(game: Game, seed: int | None, settings: ResolveSettings) -> PlayerSetup:
+def player_setup(game: Game, seed: int | None, settings: ResolveSettings | None = None) -> PlayerSetup:
     """The :class:`~.player.ResolvingPlayer`'s setup for ``game``: the blueprint's trunk where
     one is shipped (re-solving from the flop in no-limit, from :data:`LIMIT_FIRST_ROUND` in
-    limit), else re-solved from the first round."""
+    limit), else re-solved from the first round; ``settings`` (default: the registry's, a clock
+    of :data:`DEFAULT_SECONDS` per decision, :func:`~.settings.parse_settings`)."""
     from pokerbot.strategies.abstract.shipped import blueprint_name
     from pokerbot.strategies.resolve.player import PlayerSetup
 
+    if settings is None:
+        settings = parse_settings(None)
     if blueprint_name(game) is not None:
         from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
         from pokerbot.strategies.resolve.player import PlayerRange
@@ -66,11 +69,10 @@ def player_setup(game: Game, seed: int | None, settings: ResolveSettings) -> Pla
 
 
 def resolve_factory(game: Game, seed: int | None = None, settings: ResolveSettings | None = None) -> Strategy:
-    """The ``resolve`` strategy with ``settings`` (default: the registry's, a clock of
-    :data:`DEFAULT_SECONDS` per decision, :func:`~.settings.parse_settings`)."""
+    """The ``resolve`` strategy with ``settings`` (default as :func:`player_setup`)."""
     from pokerbot.strategies.resolve.player import ResolvingPlayer
 
-    return ResolvingPlayer(game, seed, player_setup(game, seed, parse_settings(None) if settings is None else settings))
+    return ResolvingPlayer(game, seed, player_setup(game, seed, settings))
 
 
 def exploit_factory(game: Game, seed: int | None = None, settings: ResolveSettings | None = None) -> Strategy:
@@ -83,7 +85,7 @@ def exploit_factory(game: Game, seed: int | None = None, settings: ResolveSettin
     from pokerbot.strategies.resolve.exploiter import ExploiterSettings, ResolvingExploiter, exploit_settings
     from pokerbot.strategies.resolve.opponent import HoldingModel
 
-    setup = player_setup(game, seed, parse_settings(None) if settings is None else settings)
+    setup = player_setup(game, seed, settings)
     action_model = models_for_game(game)[0]
     model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
     exploit_from = None if game.is_nolimit or setup.first_round == 0 else LIMIT_EXPLOIT_FIRST_ROUND
