@@ -32,9 +32,10 @@ always holds. Amounts are in chips.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from enum import IntEnum
 
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind, LegalActions
 from pokerbot.protocol.hand import HandState
 
 
@@ -93,13 +94,30 @@ def classify(state: HandState, action: Action) -> ActionClass:
     return classify_raise(action.size, state.max_spent, state.pot, legal.call_amount, stack)
 
 
+def pot_raise_to(
+    state: HandState, fraction: float, legal: LegalActions | None = None, *, rounding: Callable[[float], int] = round
+) -> int:
+    """The raise-to amount, in chips, of a raise by ``fraction`` of the pot after calling for the
+    player to act in ``state``: ``max_spent + rounding(fraction * (pot + call_amount))``,
+    clamped into ``[min_raise_to, max_raise_to]``. ``rounding`` turns the raise-by into chips
+    (default: to the nearest, halves to even); ``legal``: ``state.legal_actions()`` when the
+    caller has it. The player must be able to raise. Every pot-fraction raise of the package
+    (betting trees, translation, the search, the styled players, the human table) is sized here.
+    """
+    if legal is None:
+        legal = state.legal_actions()
+    size = state.max_spent + rounding(fraction * (state.pot + legal.call_amount))
+    return min(max(size, legal.min_raise_to), legal.max_raise_to)
+
+
 def target_raise_to(state: HandState, action_class: ActionClass) -> int:
-    """The raise-to amount (chips) of a raise class for the player to act, before clamping."""
+    """The raise-to amount (chips) of a raise class for the player to act, clamped into the
+    legal range (:func:`pot_raise_to` of the class's fraction; all-in the whole stack)."""
     legal = state.legal_actions()
     if action_class is ActionClass.ALL_IN:
         return legal.max_raise_to
     fraction = HALF_POT_FRACTION if action_class is ActionClass.HALF_POT else POT_FRACTION
-    return state.max_spent + int(round(fraction * (state.pot + legal.call_amount)))
+    return pot_raise_to(state, fraction, legal)
 
 
 def class_actions(state: HandState) -> dict[ActionClass, Action]:
@@ -122,7 +140,7 @@ def class_actions(state: HandState) -> dict[ActionClass, Action]:
     max_spent, pot, call_amount = state.max_spent, state.pot, legal.call_amount
     lowest = classify_raise(legal.min_raise_to, max_spent, pot, call_amount, stack)
     for action_class in RAISE_CLASSES[RAISE_CLASSES.index(lowest) : -1]:
-        size = max(target_raise_to(state, action_class), legal.min_raise_to)
+        size = target_raise_to(state, action_class)
         if classify_raise(size, max_spent, pot, call_amount, stack) is not action_class:
             if action_class is not lowest:
                 continue  # no legal size maps to this class (the pot raise is all-in)
@@ -164,5 +182,6 @@ __all__ = [
     "legal_classes",
     "legal_mask",
     "mask_classes",
+    "pot_raise_to",
     "target_raise_to",
 ]

@@ -120,21 +120,23 @@ def _miximax_argument(game: Game, argument: str) -> None:
 def _adaptive_argument(game: Game, argument: str) -> None:
     if _small_two_player_limit(game):
         raise ValueError("adaptive takes a time budget only in hold'em")
-    from pokerbot.strategies.resolve import parse_budget  # light: no solver, no numba
+    from pokerbot.strategies.resolve.settings import parse_settings  # light: no solver, no numba
 
-    parse_budget(argument)
+    parse_settings(argument)
 
 
 def _resolve(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
     from pokerbot.strategies.resolve import resolve_factory  # imports numba: only when asked
+    from pokerbot.strategies.resolve.settings import parse_settings
 
-    return resolve_factory(game, seed, budget)
+    return resolve_factory(game, seed, parse_settings(budget))
 
 
 def _resolve_exploit(game: Game, seed: int | None, budget: str | None = None) -> Strategy:
     from pokerbot.strategies.resolve import exploit_factory  # imports numba and river: only when asked
+    from pokerbot.strategies.resolve.settings import parse_settings
 
-    return exploit_factory(game, seed, budget)
+    return exploit_factory(game, seed, parse_settings(budget))
 
 
 def _resolve_games(game: Game) -> bool:
@@ -151,8 +153,11 @@ def _adaptive(game: Game, seed: int | None, budget: str | None = None) -> Strate
 
         return adaptive_factory(game, seed)
     from pokerbot.strategies.resolve import exploit_factory  # imports numba and river: only when asked
+    from pokerbot.strategies.resolve.settings import parse_settings
 
-    return exploit_factory(game, seed, budget)
+    player = exploit_factory(game, seed, parse_settings(budget))
+    player.name = "adaptive"
+    return player
 
 
 def _safe_miximax(game: Game, seed: int | None, budget: str | None = None) -> Strategy:

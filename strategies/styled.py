@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from pokerbot.models.action_classes import pot_raise_to
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, LegalActions
 from pokerbot.protocol.analysis.preflop import hand_class, preflop_class_equity
 from pokerbot.protocol.analysis.strength import sampled_equity_vs_random
@@ -191,8 +192,7 @@ def _raise_action(game: Game, view: MatchState, fraction: float, legal: LegalAct
     legal = legal or state.legal_actions()
     if math.isinf(fraction):
         return Action.raise_to(legal.max_raise_to)
-    target = state.max_spent + int(fraction * (state.pot + legal.call_amount))
-    return Action.raise_to(min(max(target, legal.min_raise_to), legal.max_raise_to))
+    return Action.raise_to(pot_raise_to(state, fraction, legal, rounding=int))  # the raise-by rounded down
 
 
 @cache

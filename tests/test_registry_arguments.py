@@ -129,6 +129,40 @@ def test_adaptive_is_the_resolving_exploiter_in_heads_up_holdem() -> None:
             REGISTRY.create("adaptive:300nodes", game, 3)  # a search's budget: not a re-solver's
 
 
+def test_a_resolving_player_is_named_as_asked_for() -> None:
+    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter
+
+    game = load_game("holdem-nolimit-2p")
+    for name in ("adaptive", "resolve-exploit", "resolve"):
+        agent = REGISTRY.create(f"{name}:5iterations", game, 3)
+        assert agent.name == name and isinstance(agent, ResolvingExploiter) == (name != "resolve")
+
+
+@pytest.mark.parametrize(
+    ("argument", "iterations", "seconds"),
+    [
+        (None, 100_000, 1.0),
+        ("", 100_000, 1.0),
+        ("7iterations", 7, None),
+        ("1iteration", 1, None),
+        ("0.25", 100_000, 0.25),
+    ],
+)
+def test_a_resolving_players_argument_sets_its_budget(
+    argument: str | None, iterations: int, seconds: float | None
+) -> None:
+    from pokerbot.strategies.resolve.settings import ResolveSettings, parse_settings
+
+    settings = parse_settings(argument)
+    assert (settings.iterations, settings.seconds) == (iterations, seconds)
+    defaults = ResolveSettings()
+    assert (settings.min_seconds, settings.margin, settings.sizing) == (
+        defaults.min_seconds,
+        defaults.margin,
+        defaults.sizing,
+    )
+
+
 @pytest.mark.parametrize("argument", ["200nodes", "0", "-1", "0iterations", "fast"])
 def test_adaptive_refuses_a_bad_budget_in_one_line(argument: str) -> None:
     with pytest.raises(UnknownStrategyError) as caught:

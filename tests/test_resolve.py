@@ -13,11 +13,12 @@ from pokerbot.protocol.game import load_game, parse_game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import UnknownStrategyError
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
 from pokerbot.strategies.resolve.continual import SolveBudget
 from pokerbot.strategies.resolve.exact import resolved_policy
-from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, BetSizing, build_subgame
+from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, build_subgame
 from pokerbot.strategies.solvers import exploitability, solve
 
 # A hold'em-shaped game small enough for brute force: two hole cards from ten, a three-card
@@ -57,7 +58,7 @@ def _brute_values(space, tree, board, strategy, ranges, player, best=False):  # 
 
         def value(node, reach, h=h):  # type: ignore[no-untyped-def]
             kind = tree.kind[node]
-            if kind == FOLD_NODE:
+            if kind == TERMINAL and tree.folder[node] >= 0:  # a fold
                 folder = tree.folder[node]
                 amount = tree.spent[node, folder]
                 return sum(
@@ -65,7 +66,7 @@ def _brute_values(space, tree, board, strategy, ranges, player, best=False):  # 
                     for o in range(space.size)
                     if valid[o] and not space.conflicts[h, o]
                 )
-            if kind == SHOWDOWN:
+            if kind == TERMINAL:  # a showdown
                 return sum(
                     reach[o] * tree.stake[node] * np.sign(ranks[h] - ranks[o])
                     for o in range(space.size)
@@ -90,7 +91,8 @@ def test_subgame_values_and_best_responses_match_brute_force():
     state = _small_river_state()
     space = HoldingSpace(state.game)
     tree = build_subgame(state, BetSizing(bets=((0.5, 1.0),) * 2, raises=((1.0,),) * 2, max_raises=2))
-    assert {int(k) for k in tree.kind} == {DECISION, FOLD_NODE, SHOWDOWN}
+    assert {int(k) for k in tree.kind} == {DECISION, TERMINAL}
+    assert {bool(f >= 0) for f in tree.folder[tree.kind == TERMINAL]} == {True, False}  # folds and showdowns
     board = tuple(state.visible_board())
     rng = np.random.default_rng(7)
     ranges = rng.random((2, space.size))

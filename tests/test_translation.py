@@ -16,7 +16,6 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.abstract.betting import (
     DECISION,
     TREE_ARRAYS,
-    ActionAbstraction,
     BettingTreeError,
     build_betting_tree,
     tree_arrays,
@@ -26,6 +25,7 @@ from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, shipped_po
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError, normalise
 from pokerbot.strategies.abstract.translation import TreeTranslator, pseudo_harmonic, real_fraction
 from pokerbot.strategies.baselines import RandomPlayer
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.card_abstraction.abstraction import EhsAbstraction
 
 NOLIMIT = load_game("holdem-nolimit-2p")
@@ -150,7 +150,7 @@ def test_our_own_raises_are_read_exactly(tree):
 def test_a_raise_beyond_the_tree_leaves_it_until_the_round_ends():
     """With one raise per round in the tree, a re-raise is read as a call that closes the
     round in the tree: off the tree until our call closes it in the real hand too."""
-    tree = build_betting_tree(SHORT_NOLIMIT, (1, 1, 1, 1), ActionAbstraction((0.5, 1.0), True, 1))
+    tree = build_betting_tree(SHORT_NOLIMIT, (1, 1, 1, 1), BetSizing.uniform((0.5, 1.0), True, 1))
     translator = TreeTranslator(tree)
     state = HandState(SHORT_NOLIMIT)
     state.apply(Action.raise_to(300))  # we (the small blind, position 1) raise pot
@@ -170,7 +170,7 @@ def replay_tree(tree, actions):
 
 
 def test_the_player_answers_off_the_tree_by_pot_odds():
-    tree = build_betting_tree(SHORT_NOLIMIT, (1, 1, 1, 1), ActionAbstraction((0.5, 1.0), True, 1))
+    tree = build_betting_tree(SHORT_NOLIMIT, (1, 1, 1, 1), BetSizing.uniform((0.5, 1.0), True, 1))
     abstraction = EhsAbstraction.create(SHORT_NOLIMIT, 1, "width")
     policy = AbstractPolicy(tree, abstraction, normalise(tree, np.zeros((tree.num_infosets, tree.max_actions))))
     player = AbstractPolicyPlayer(SHORT_NOLIMIT, 1, policy)
@@ -194,7 +194,7 @@ def test_a_uniform_no_limit_policy_plays_random_without_illegal_actions(tree):
 
 @pytest.mark.parametrize("game", [SHORT_NOLIMIT, load_game("holdem-limit-2p")], ids=["nolimit", "limit"])
 def test_a_stored_tree_is_the_tree_built_anew(game):
-    abstraction = ActionAbstraction((0.5, 1.0), True, 2) if game.is_nolimit else None
+    abstraction = BetSizing.uniform((0.5, 1.0), True, 2) if game.is_nolimit else None
     built = build_betting_tree(game, (2, 3, 3, 4), abstraction)
     stored = tree_from_arrays(game, tree_arrays(built), (2, 3, 3, 4), abstraction)
     assert stored.digest == built.digest and stored.actions == built.actions

@@ -44,11 +44,11 @@ from pokerbot.bot.matches.executor import ADDRESS_HELP, JOBS_HELP
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.exploit.lbr import LIMIT_VARIANTS, VARIANTS, LbrError, LbrSettings, parse_betting, plays_lbr
+from pokerbot.strategies.regret import RULES
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.exploitability import evaluate
 from pokerbot.strategies.solvers.policy import Policy, describe_game
 from pokerbot.strategies.solvers.profile import missing_keys, uniform_policy
-from pokerbot.strategies.solvers.rules import RULES
 from pokerbot.strategies.solvers.solve import ALGORITHMS, Checkpoint, SolveResult
 from pokerbot.strategies.solvers.solve import solve as run_solver
 from pokerbot.strategies.solvers.tree import PublicTree, build_tree

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from pokerbot.models.action_classes import pot_raise_to
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.analysis.ranking import hand_name
 from pokerbot.protocol.cards import CARD_STRINGS
@@ -271,16 +272,13 @@ def _bases(state: HandState) -> list[int]:
     return base
 
 
-def _sizes(state: HandState, base: int, low: int, high: int) -> list[tuple[str, int]]:
-    """The usual bet sizes (street amounts), each within ``low..high``: a fraction of the
-    pot after calling, added to the bet being called."""
-    position = state.current_player
-    assert position is not None
-    owed = state.max_spent - state.spent[position]
-    facing = state.max_spent - base
+def _sizes(state: HandState, base: int, high: int) -> list[tuple[str, int]]:
+    """The usual bet sizes (street amounts, ``high`` all-in): a fraction of the pot after
+    calling, added to the bet being called
+    (:func:`~pokerbot.models.action_classes.pot_raise_to`)."""
     sizes: list[tuple[str, int]] = []
     for label, fraction in BET_SIZES:
-        amount = min(max(round(facing + fraction * (state.pot + owed)), low), high)
+        amount = pot_raise_to(state, fraction) - base
         if all(amount != taken for _, taken in sizes) and amount < high:
             sizes.append((label, amount))
     sizes.append(("all-in", high))
@@ -293,7 +291,7 @@ def _choices(state: HandState) -> Choices:
     base = _bases(state)[legal.player]
     low = legal.min_raise_to - base if legal.can_raise else 0
     high = legal.max_raise_to - base if legal.can_raise else 0
-    sizes = _sizes(state, base, low, high) if legal.can_raise and game.is_nolimit else []
+    sizes = _sizes(state, base, high) if legal.can_raise and game.is_nolimit else []
     return Choices(
         legal.can_fold, legal.call_amount, legal.can_raise, low, high, base, game.is_nolimit, raise_word(state), sizes
     )

@@ -37,7 +37,8 @@ import numpy as np
 from pokerbot.protocol.actions import CALL
 from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.strategies.abstract.game import AbstractGame
-from pokerbot.strategies.abstract.kernels import sample_deal
+from pokerbot.strategies.abstract.kernels import DealArrays, sample_deal, terminal_value
+from pokerbot.strategies.betting.tree import TreeArrays
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,20 +57,19 @@ class DealSet:
 
 
 @nb.njit(cache=True)
-def _sample_many(count, state, hand_masks, board_masks, buckets, strength):
-    out = np.zeros((count, 2, buckets.shape[1]), dtype=np.int64)
+def _sample_many(count: int, state: np.ndarray, deals: DealArrays) -> tuple[np.ndarray, np.ndarray]:
+    out = np.zeros((count, 2, deals.buckets.shape[1]), dtype=np.int64)
     sign = np.zeros(count, dtype=np.int64)
-    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    deal = np.zeros((2, deals.buckets.shape[1]), dtype=np.int64)
     for i in range(count):
-        sign[i] = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+        sign[i] = sample_deal(state, deals, deal)
         out[i] = deal
     return out, sign
 
 
 def sample_deals(game: AbstractGame, count: int, seed: int) -> DealSet:
     """``count`` deals drawn as the solvers draw them, equally weighted."""
-    t = game.tables
-    buckets, sign = _sample_many(count, new_rng(seed), t.hand_masks, t.board_masks, t.buckets, t.strength)
+    buckets, sign = _sample_many(count, new_rng(seed), DealArrays.of(game.tables))
     return DealSet(buckets, sign, np.full(count, 1.0 / count))
 
 
@@ -91,32 +91,35 @@ def all_deals(game: AbstractGame) -> DealSet:
 
 @nb.njit(cache=False)  # numba cannot load a cached self-recursive function
 def _walk(
-    node, responder, reach, fit, groups, group_counts, buckets, sign, children, num_actions, player, rounds, base,
-    folder, spent, stake, policy, call_index,
-):  # fmt: skip
+    tree: TreeArrays,
+    node: int,
+    responder: int,
+    reach: np.ndarray,
+    fit: np.ndarray,
+    groups: np.ndarray,
+    group_counts: np.ndarray,
+    buckets: np.ndarray,
+    sign: np.ndarray,
+    policy: np.ndarray,
+    call_index: np.ndarray,
+) -> np.ndarray:
+    children, base = tree.children, tree.base
     m = reach.shape[0]
-    n = num_actions[node]
+    n = tree.num_actions[node]
     values = np.empty(m)
     if n == 0:
-        who = folder[node]
         for d in range(m):
-            if who == 0:
-                v0 = -float(spent[node, 0])
-            elif who == 1:
-                v0 = float(spent[node, 1])
-            else:
-                v0 = float(sign[d] * stake[node])
+            v0 = terminal_value(tree, node, sign[d])
             values[d] = v0 if responder == 0 else -v0
         return values
-    p = player[node]
-    r = rounds[node]
+    p = tree.player[node]
+    r = tree.round[node]
     if p == responder:
         child_values = np.empty((n, m))
         for a in range(n):
             child_values[a] = _walk(
-                children[node, a], responder, reach, fit, groups, group_counts, buckets, sign, children,
-                num_actions, player, rounds, base, folder, spent, stake, policy, call_index,
-            )  # fmt: skip
+                tree, children[node, a], responder, reach, fit, groups, group_counts, buckets, sign, policy, call_index
+            )
         count = group_counts[r]
         sums = np.zeros((count, n))
         mass = np.zeros(count)
@@ -146,9 +149,18 @@ def _walk(
         for d in range(m):
             child_reach[d] = reach[d] * policy[base[node] + buckets[d, p, r], a]
         va = _walk(
-            children[node, a], responder, child_reach, fit, groups, group_counts, buckets, sign, children,
-            num_actions, player, rounds, base, folder, spent, stake, policy, call_index,
-        )  # fmt: skip
+            tree,
+            children[node, a],
+            responder,
+            child_reach,
+            fit,
+            groups,
+            group_counts,
+            buckets,
+            sign,
+            policy,
+            call_index,
+        )
         for d in range(m):
             values[d] += policy[base[node] + buckets[d, p, r], a] * va[d]
     return values
@@ -196,8 +208,7 @@ def best_response_values(
         [next((k for k, a in enumerate(acts) if a == CALL), 0) for acts in tree.actions], dtype=np.int64
     )
     values = _walk(
-        0, responder, np.ones(deals.size), deals.weight, groups, counts, deals.buckets, deals.sign, tree.children,
-        tree.num_actions, tree.player, tree.round, tree.infoset_base, tree.folder, tree.spent, tree.stake,
+        tree.arrays, 0, responder, np.ones(deals.size), deals.weight, groups, counts, deals.buckets, deals.sign,
         np.ascontiguousarray(policy, dtype=np.float64), call_index,
     )  # fmt: skip
     on_fit = float(values[: fit.size] @ fit.weight)

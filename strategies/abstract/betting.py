@@ -1,13 +1,14 @@
 """The betting tree of a two-player ACPC game, flattened to arrays for the numba solvers.
 
 One node per betting history (cards are not in the tree: they enter through the card
-abstraction's buckets). Built by walking :class:`~pokerbot.protocol.hand.HandState`, so who
-acts, legality, round ends and payoffs are the dealer's rules.
+abstraction's buckets), built by :func:`~pokerbot.strategies.betting.tree.walk` from the
+hand's start, depth first.
 
 * Limit games: the tree is the game's (fold where legal, call, the limit raise).
-* No-limit games: an :class:`ActionAbstraction` picks the raises (fractions of the pot and
-  all-in), so the tree is an abstraction of the betting; mapping real opponent bets onto it
-  (translation) is the player's job.
+* No-limit games: a :class:`~pokerbot.strategies.betting.sizing.BetSizing` picks the raises
+  (fractions of the pot and all-in; :data:`DEFAULT_SIZING` unless given), so the tree is an
+  abstraction of the betting; mapping real opponent bets onto it (translation) is the
+  player's job.
 
 Arrays (node ``0`` is the root, depth first): ``kind`` (:data:`DECISION` / :data:`TERMINAL`),
 ``player`` (0-based position to act), ``round``, ``children[node, k]`` (the node after the
@@ -27,40 +28,23 @@ from functools import cached_property
 
 import numpy as np
 
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
+from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
+from pokerbot.strategies.betting.tree import (
+    DECISION,
+    TERMINAL,
+    BettingTreeError,
+    TreeArrays,
+    TreeTooLargeError,
+    walk,
+)
 
-DECISION, TERMINAL = 0, 1
 MAX_NODES = 5_000_000
-
-
-class BettingTreeError(ValueError):
-    """The betting tree cannot be built, or a real hand leaves it."""
-
-
-@dataclass(frozen=True)
-class ActionAbstraction:
-    """The raises of a no-limit tree: ``raise_to = max_spent + fraction * (pot after calling)``
-    for each of ``pot_fractions`` (clamped into the legal range), plus all-in when
-    ``all_in``; at most ``max_raises`` raises per round (then only fold and call)."""
-
-    pot_fractions: tuple[float, ...] = (0.5, 1.0)
-    all_in: bool = True
-    max_raises: int = 3
-
-    def raises(self, state: HandState) -> list[Action]:
-        """The abstract raises legal in ``state``, smallest first, without duplicates."""
-        legal = state.legal_actions()
-        if not legal.can_raise or state.num_raises() >= self.max_raises:
-            return []
-        low, high = legal.min_raise_to, legal.max_raise_to
-        call_amount = state.max_spent - state.spent[state.current_player or 0]
-        pot_after_call = state.pot + call_amount
-        sizes = {min(max(int(round(state.max_spent + f * pot_after_call)), low), high) for f in self.pot_fractions}
-        if self.all_in:
-            sizes.add(high)
-        return [Action.raise_to(size) for size in sorted(sizes)]
+DEFAULT_SIZING = BetSizing.uniform((0.5, 1.0), all_in=True, max_raises=3)
+"""The raises of a no-limit abstract tree when none are given: half pot, pot and all-in, at
+most three raises per round."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +64,7 @@ class BettingTree:
     parent: np.ndarray
     num_buckets: np.ndarray
     infoset_base: np.ndarray
-    action_abstraction: ActionAbstraction | None
+    sizing: BetSizing | None
 
     @property
     def num_nodes(self) -> int:
@@ -102,6 +86,21 @@ class BettingTree:
     def decision_nodes(self) -> np.ndarray:
         """Indices of the decision nodes."""
         return np.flatnonzero(self.kind == DECISION)
+
+    @cached_property
+    def arrays(self) -> TreeArrays:
+        """The tree as the kernels take it (``base``: :attr:`infoset_base`)."""
+        return TreeArrays(
+            self.kind,
+            self.player,
+            self.round,
+            self.children,
+            self.num_actions,
+            self.infoset_base,
+            self.folder,
+            self.spent,
+            self.stake,
+        )
 
     @cached_property
     def digest(self) -> str:
@@ -140,93 +139,52 @@ class BettingTree:
         )
 
 
-def _node_actions(state: HandState, abstraction: ActionAbstraction | None) -> list[Action]:
-    actions = [a for a in (FOLD, CALL) if state.can(a)]
-    if state.game.is_nolimit:
-        actions.extend(abstraction.raises(state) if abstraction is not None else [])
-    elif state.can(LIMIT_RAISE):
-        actions.append(LIMIT_RAISE)
-    return actions
-
-
 def build_betting_tree(
-    game: Game, num_buckets: tuple[int, ...] | np.ndarray, action_abstraction: ActionAbstraction | None = None
+    game: Game, num_buckets: tuple[int, ...] | np.ndarray, sizing: BetSizing | None = None
 ) -> BettingTree:
     """The betting tree of two-player ``game`` with ``num_buckets[round]`` buckets per round.
 
-    No-limit games need ``action_abstraction`` (default :class:`ActionAbstraction`).
+    No-limit games take their raises from ``sizing`` (default :data:`DEFAULT_SIZING`).
     """
     if game.num_players != 2:
         raise BettingTreeError("betting trees are built for two-player games")
     buckets = np.asarray(num_buckets, dtype=np.int64)
     if buckets.shape != (game.num_rounds,) or (buckets < 1).any():
         raise BettingTreeError(f"need a positive bucket count for each of the {game.num_rounds} rounds")
-    if game.is_nolimit and action_abstraction is None:
-        action_abstraction = ActionAbstraction()
-    kind: list[int] = []
-    player: list[int] = []
-    rounds: list[int] = []
-    child_lists: list[list[int]] = []
-    actions: list[tuple[Action, ...]] = []
-    spent: list[tuple[int, int]] = []
-    folder: list[int] = []
-    parent: list[int] = []
-
-    stack: list[tuple[HandState, int, int]] = [(HandState(game), -1, -1)]
-    while stack:
-        state, parent_node, slot = stack.pop()
-        node = len(kind)
-        if node >= MAX_NODES:
-            raise BettingTreeError(f"betting tree larger than {MAX_NODES} nodes: use a coarser action abstraction")
-        if parent_node >= 0:
-            child_lists[parent_node][slot] = node
-        parent.append(parent_node)
-        spent.append((state.spent[0], state.spent[1]))
-        rounds.append(state.round)
-        if state.finished:
-            kind.append(TERMINAL)
-            player.append(-1)
-            folder.append(state.folded.index(True) if any(state.folded) else -1)
-            child_lists.append([])
-            actions.append(())
-            continue
-        kind.append(DECISION)
-        player.append(int(state.current_player))  # type: ignore[arg-type]
-        folder.append(-1)
-        node_actions = _node_actions(state, action_abstraction)
-        actions.append(tuple(node_actions))
-        child_lists.append([-1] * len(node_actions))
-        for k in range(len(node_actions) - 1, -1, -1):
-            child = state.copy()
-            child.apply(node_actions[k])
-            stack.append((child, node, k))
-    width = max(len(c) for c in child_lists)
-    children = np.full((len(kind), width), -1, dtype=np.int64)
-    for node, row in enumerate(child_lists):
-        children[node, : len(row)] = row
-    kind_array = np.array(kind, dtype=np.int64)
-    round_array = np.array(rounds, dtype=np.int64)
-    spent_array = np.array(spent, dtype=np.int64)
-    base = np.full(len(kind), -1, dtype=np.int64)
-    decisions = np.flatnonzero(kind_array == DECISION)
-    sizes = buckets[round_array[decisions]]
-    base[decisions] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    if game.is_nolimit and sizing is None:
+        sizing = DEFAULT_SIZING
+    try:
+        nodes = walk(HandState(game), sizing, max_nodes=MAX_NODES)
+    except TreeTooLargeError:
+        raise BettingTreeError(
+            f"betting tree larger than {MAX_NODES} nodes: use a coarser action abstraction"
+        ) from None
+    children = nodes.children_table()
     return BettingTree(
         game=game,
-        kind=kind_array,
-        player=np.array(player, dtype=np.int64),
-        round=round_array,
+        kind=nodes.kind,
+        player=nodes.player,
+        round=nodes.round,
         children=children,
-        num_actions=np.array([len(c) for c in child_lists], dtype=np.int64),
-        actions=tuple(actions),
-        spent=spent_array,
-        folder=np.array(folder, dtype=np.int64),
-        stake=spent_array.min(axis=1),
-        parent=np.array(parent, dtype=np.int64),
+        num_actions=nodes.num_children,
+        actions=nodes.actions,
+        spent=nodes.spent,
+        folder=nodes.folder,
+        stake=nodes.spent.min(axis=1),
+        parent=nodes.parent,
         num_buckets=buckets,
-        infoset_base=base,
-        action_abstraction=action_abstraction,
+        infoset_base=_infoset_base(nodes.kind, nodes.round, buckets),
+        sizing=sizing,
     )
+
+
+def _infoset_base(kind: np.ndarray, rounds: np.ndarray, buckets: np.ndarray) -> np.ndarray:
+    """The first information-set row of each decision node (-1 elsewhere), rows in node order."""
+    base = np.full(kind.shape[0], -1, dtype=np.int64)
+    decisions = np.flatnonzero(kind == DECISION)
+    sizes = buckets[rounds[decisions]]
+    base[decisions] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return base
 
 
 TREE_ARRAYS = ("kind", "player", "round", "children", "spent", "folder", "parent", "action_kind", "action_size")
@@ -259,7 +217,7 @@ def tree_from_arrays(
     game: Game,
     arrays: dict[str, np.ndarray],
     num_buckets: tuple[int, ...] | np.ndarray,
-    action_abstraction: ActionAbstraction | None = None,
+    sizing: BetSizing | None = None,
 ) -> BettingTree:
     """The tree :func:`tree_arrays` wrote (the same as :func:`build_betting_tree` with these
     settings, in a fraction of the time: a no-limit tree takes seconds to walk);
@@ -274,8 +232,8 @@ def tree_from_arrays(
     num_actions = (children >= 0).sum(axis=1)
     if action_kind.shape != children.shape or not np.array_equal((action_kind >= 0).sum(axis=1), num_actions):
         raise BettingTreeError("the stored betting tree's actions do not match its children")
-    if game.is_nolimit and action_abstraction is None:
-        action_abstraction = ActionAbstraction()
+    if game.is_nolimit and sizing is None:
+        sizing = DEFAULT_SIZING
     buckets = np.asarray(num_buckets, dtype=np.int64)
     width = action_kind.shape[1]
     distinct: dict[tuple[int, ...], tuple[Action, ...]] = {}  # most nodes share their actions with others
@@ -292,10 +250,6 @@ def tree_from_arrays(
     combined = np.concatenate([action_kind.astype(np.int64), action_size.astype(np.int64)], axis=1)
     actions = tuple(map(node_actions, combined.tolist()))
     round_array = fields["round"]
-    base = np.full(kind.shape[0], -1, dtype=np.int64)
-    decisions = np.flatnonzero(kind == DECISION)
-    sizes = buckets[round_array[decisions]]
-    base[decisions] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     return BettingTree(
         game=game,
         kind=kind,
@@ -309,15 +263,16 @@ def tree_from_arrays(
         stake=spent.min(axis=1),
         parent=fields["parent"],
         num_buckets=buckets,
-        infoset_base=base,
-        action_abstraction=action_abstraction,
+        infoset_base=_infoset_base(kind, round_array, buckets),
+        sizing=sizing,
     )
 
 
 __all__ = [
     "DECISION",
+    "DEFAULT_SIZING",
+    "MAX_NODES",
     "TERMINAL",
-    "ActionAbstraction",
     "BettingTree",
     "BettingTreeError",
     "TREE_ARRAYS",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pokerbot.protocol.game import Game
-from pokerbot.strategies.abstract.betting import ActionAbstraction, BettingTree, build_betting_tree
+from pokerbot.strategies.abstract.betting import BettingTree, build_betting_tree
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction, EhsAbstraction, ExactAbstraction
 from pokerbot.strategies.card_abstraction.tables import DealTables, EhsTables
 
@@ -28,11 +29,11 @@ class AbstractGame:
         cls,
         abstraction: CardAbstraction,
         source: EhsTables | DealTables | None = None,
-        action_abstraction: ActionAbstraction | None = None,
+        sizing: BetSizing | None = None,
     ) -> AbstractGame:
         """The abstract game of ``abstraction`` (hold'em: dealt from the sampled ``source`` tables,
-        EHS tables or deal tables made for the abstraction)."""
-        tree = build_betting_tree(abstraction.game, abstraction.num_buckets, action_abstraction)
+        EHS tables or deal tables made for the abstraction; ``sizing``: a no-limit tree's raises)."""
+        tree = build_betting_tree(abstraction.game, abstraction.num_buckets, sizing)
         return cls(tree, abstraction, abstraction.deal_tables(source))
 
     @classmethod

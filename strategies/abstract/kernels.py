@@ -1,8 +1,10 @@
 """The numba hot loops: deal sampling, outcome-sampling MCCFR / MCRNR, external-sampling
-MCCFR and MCTS over a :class:`~pokerbot.strategies.abstract.betting.BettingTree` and
-:class:`~pokerbot.strategies.card_abstraction.tables.DealTables`.
+MCCFR and MCTS over a :class:`~pokerbot.strategies.abstract.betting.BettingTree` and the card
+abstraction's deal tables.
 
-Every kernel runs ``count`` iterations in one call and takes the generator state
+Every kernel takes three bundles: the tree (:class:`~pokerbot.strategies.betting.tree.TreeArrays`,
+``base`` the information-set rows), the deal tables (:class:`DealArrays`) and the run's tables
+(:class:`SolverArrays`); and it runs ``count`` iterations in one call from the generator state
 (:func:`~pokerbot.protocol.analysis.splitmix.new_rng`) and the iteration counter, so a run cut
 into chunks, or stopped and resumed from a checkpoint, does exactly what one call would.
 Tables are ``float64[games, infosets, max_actions]``; ``games`` is 1, or 2 for MCRNR (game
@@ -11,26 +13,49 @@ Tables are ``float64[games, infosets, max_actions]``; ``games`` is 1, or 2 for M
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numba as nb
 import numpy as np
 
 from pokerbot.protocol.analysis.splitmix import next_below, next_float
+from pokerbot.strategies.betting.tree import TreeArrays
+from pokerbot.strategies.regret import regret_match
 
-TERMINAL = 1
 MAX_DEPTH = 64
 
 
-@nb.njit(cache=True)
-def sample_deal(
-    state: np.ndarray,
-    hand_masks: np.ndarray,
-    board_masks: np.ndarray,
-    buckets: np.ndarray,
-    strength: np.ndarray,
-    out: np.ndarray,
-) -> int:
+class DealArrays(NamedTuple):
+    """The deal tables the kernels sample from: ``hand_masks[hand]`` and ``board_masks[board]``
+    (card bit sets), ``buckets[board, round, hand]``, ``strength[board, hand]`` (showdown rank
+    on the full board)."""
+
+    hand_masks: np.ndarray
+    board_masks: np.ndarray
+    buckets: np.ndarray
+    strength: np.ndarray
+
+    @classmethod
+    def of(cls, tables: Any) -> DealArrays:
+        """The arrays of a card abstraction's deal tables (any object with these attributes)."""
+        return cls(tables.hand_masks, tables.board_masks, tables.buckets, tables.strength)
+
+
+class SolverArrays(NamedTuple):
+    """A run's tables: ``regrets`` and ``cumulative`` (``[games, infosets, max_actions]``; MCTS
+    keeps its payoff sums in ``regrets`` and its visit counts in ``cumulative``) and
+    ``last_visit[games, infosets]`` (the iteration that last updated a row's average)."""
+
+    regrets: np.ndarray
+    cumulative: np.ndarray
+    last_visit: np.ndarray
+
+
+@nb.njit(cache=True, inline="always")
+def sample_deal(state: np.ndarray, deals: DealArrays, out: np.ndarray) -> int:
     """Draw a board and two disjoint hands; write ``out[position, round]`` buckets and return
     the showdown sign from position 0's side (+1 wins, 0 tie, -1 loses)."""
+    hand_masks, board_masks, buckets, strength = deals.hand_masks, deals.board_masks, deals.buckets, deals.strength
     board = next_below(state, board_masks.shape[0])
     taken = board_masks[board]
     while True:
@@ -51,29 +76,14 @@ def sample_deal(
 
 
 @nb.njit(cache=True, inline="always")
-def _terminal_value(node: int, sign: int, folder: np.ndarray, spent: np.ndarray, stake: np.ndarray) -> float:
-    who = folder[node]
+def terminal_value(tree: TreeArrays, node: int, sign: int) -> float:
+    """Position 0's payoff in chips at terminal ``node`` (``sign``: the showdown's, +1 it wins)."""
+    who = tree.folder[node]
     if who == 0:
-        return -float(spent[node, 0])
+        return -float(tree.spent[node, 0])
     if who == 1:
-        return float(spent[node, 1])
-    return float(sign * stake[node])
-
-
-@nb.njit(cache=True, inline="always")
-def _regret_match(regrets: np.ndarray, g: int, row: int, n: int, out: np.ndarray) -> None:
-    total = 0.0
-    for a in range(n):
-        r = regrets[g, row, a]
-        if r > 0.0:
-            total += r
-    if total > 0.0:
-        for a in range(n):
-            r = regrets[g, row, a]
-            out[a] = r / total if r > 0.0 else 0.0
-    else:
-        for a in range(n):
-            out[a] = 1.0 / n
+        return float(tree.spent[node, 1])
+    return float(sign * tree.stake[node])
 
 
 @nb.njit(cache=True, inline="always")
@@ -92,21 +102,9 @@ def os_mccfr(
     count: int,
     start: int,
     state: np.ndarray,
-    children: np.ndarray,
-    num_actions: np.ndarray,
-    player: np.ndarray,
-    rounds: np.ndarray,
-    base: np.ndarray,
-    folder: np.ndarray,
-    spent: np.ndarray,
-    stake: np.ndarray,
-    hand_masks: np.ndarray,
-    board_masks: np.ndarray,
-    buckets: np.ndarray,
-    strength: np.ndarray,
-    regrets: np.ndarray,
-    cumulative: np.ndarray,
-    last_visit: np.ndarray,
+    tree: TreeArrays,
+    deals: DealArrays,
+    tables: SolverArrays,
     epsilon: float,
     fixed: np.ndarray,
     p_fixed: float,
@@ -118,9 +116,11 @@ def os_mccfr(
     restricted subtree with probability ``p_fixed``, where position ``g`` follows ``fixed``
     (no regrets or averages for it there); otherwise both positions regret-match.
     """
+    children, num_actions, player, rounds, base = tree.children, tree.num_actions, tree.player, tree.round, tree.base
+    regrets, cumulative, last_visit = tables.regrets, tables.cumulative, tables.last_visit
     width = children.shape[1]
     games = regrets.shape[0]
-    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    deal = np.zeros((2, deals.buckets.shape[1]), dtype=np.int64)
     path_row = np.zeros(MAX_DEPTH, dtype=np.int64)
     path_player = np.zeros(MAX_DEPTH, dtype=np.int64)
     path_action = np.zeros(MAX_DEPTH, dtype=np.int64)
@@ -129,12 +129,13 @@ def os_mccfr(
     path_own = np.zeros(MAX_DEPTH)
     path_other = np.zeros(MAX_DEPTH)
     path_sigma = np.zeros((MAX_DEPTH, width))
+    total = np.zeros(1)
     sampling = np.zeros(width)
     reach = np.zeros(2)
     for step in range(count):
         t = start + step + 1
         g = t % games
-        sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+        sign = sample_deal(state, deals, deal)
         restricted = games == 2 and next_float(state) < p_fixed
         reach[0] = 1.0
         reach[1] = 1.0
@@ -151,7 +152,7 @@ def os_mccfr(
                 for a in range(n):
                     sigma[a] = fixed[row, a]
             else:
-                _regret_match(regrets, g, row, n, sigma)
+                regret_match(regrets[g, row], 0, n, sigma, total, False)
             for a in range(n):
                 sampling[a] = epsilon / n + (1.0 - epsilon) * sigma[a]
             a = _pick(state, sampling, n)
@@ -166,7 +167,7 @@ def os_mccfr(
             q *= sampling[a]
             node = children[node, a]
             depth += 1
-        value0 = _terminal_value(node, sign, folder, spent, stake)
+        value0 = terminal_value(tree, node, sign)
         tail = 1.0
         for d in range(depth - 1, -1, -1):
             a = path_action[d]
@@ -194,22 +195,17 @@ def _es_traverse(
     sign: int,
     deal: np.ndarray,
     state: np.ndarray,
-    children: np.ndarray,
-    num_actions: np.ndarray,
-    player: np.ndarray,
-    rounds: np.ndarray,
-    base: np.ndarray,
-    folder: np.ndarray,
-    spent: np.ndarray,
-    stake: np.ndarray,
+    tree: TreeArrays,
     regrets: np.ndarray,
     cumulative: np.ndarray,
     frames: np.ndarray,
     sigmas: np.ndarray,
     values: np.ndarray,
+    total: np.ndarray,
 ) -> float:
     """One external-sampling traversal for ``traverser`` (depth first, with an explicit stack:
     ``frames[depth] = (node, phase, action, row)``, phase 0 entering, 1 exploring, 2 passing)."""
+    children, num_actions, player, rounds, base = tree.children, tree.num_actions, tree.player, tree.round, tree.base
     depth = 0
     frames[0, 0] = 0
     frames[0, 1] = 0
@@ -220,7 +216,7 @@ def _es_traverse(
         if phase == 0:
             n = num_actions[node]
             if n == 0:
-                value0 = _terminal_value(node, sign, folder, spent, stake)
+                value0 = terminal_value(tree, node, sign)
                 result = value0 if traverser == 0 else -value0
                 depth -= 1
                 continue
@@ -228,7 +224,7 @@ def _es_traverse(
             row = base[node] + deal[p, rounds[node]]
             frames[depth, 3] = row
             sigma = sigmas[depth]
-            _regret_match(regrets, 0, row, n, sigma)
+            regret_match(regrets[0, row], 0, n, sigma, total, False)
             if p != traverser:
                 for a in range(n):
                     cumulative[0, row, a] += sigma[a]
@@ -267,73 +263,44 @@ def _es_traverse(
 
 @nb.njit(cache=True)
 def es_mccfr(
-    count: int,
-    start: int,
-    state: np.ndarray,
-    children: np.ndarray,
-    num_actions: np.ndarray,
-    player: np.ndarray,
-    rounds: np.ndarray,
-    base: np.ndarray,
-    folder: np.ndarray,
-    spent: np.ndarray,
-    stake: np.ndarray,
-    hand_masks: np.ndarray,
-    board_masks: np.ndarray,
-    buckets: np.ndarray,
-    strength: np.ndarray,
-    regrets: np.ndarray,
-    cumulative: np.ndarray,
+    count: int, start: int, state: np.ndarray, tree: TreeArrays, deals: DealArrays, tables: SolverArrays
 ) -> None:
     """External-sampling MCCFR: each iteration deals once per traverser (position 0, then 1),
     explores all the traverser's actions and samples the opponent's; the opponent's average
     strategy accumulates its current strategy where it acts."""
-    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    deal = np.zeros((2, deals.buckets.shape[1]), dtype=np.int64)
     frames = np.zeros((MAX_DEPTH, 4), dtype=np.int64)
-    sigmas = np.zeros((MAX_DEPTH, children.shape[1]))
-    values = np.zeros((MAX_DEPTH, children.shape[1]))
+    sigmas = np.zeros((MAX_DEPTH, tree.children.shape[1]))
+    values = np.zeros((MAX_DEPTH, tree.children.shape[1]))
+    total = np.zeros(1)
     for _ in range(count):
         for traverser in range(2):
-            sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+            sign = sample_deal(state, deals, deal)
             _es_traverse(
-                traverser, sign, deal, state, children, num_actions, player, rounds, base, folder, spent,
-                stake, regrets, cumulative, frames, sigmas, values,
-            )  # fmt: skip
+                traverser, sign, deal, state, tree, tables.regrets, tables.cumulative, frames, sigmas, values, total
+            )
 
 
 @nb.njit(cache=True)
 def mcts(
-    count: int,
-    state: np.ndarray,
-    children: np.ndarray,
-    num_actions: np.ndarray,
-    player: np.ndarray,
-    rounds: np.ndarray,
-    base: np.ndarray,
-    folder: np.ndarray,
-    spent: np.ndarray,
-    stake: np.ndarray,
-    hand_masks: np.ndarray,
-    board_masks: np.ndarray,
-    buckets: np.ndarray,
-    strength: np.ndarray,
-    visits: np.ndarray,
-    totals: np.ndarray,
-    exploration: float,
+    count: int, state: np.ndarray, tree: TreeArrays, deals: DealArrays, tables: SolverArrays, exploration: float
 ) -> None:
     """Monte-Carlo tree search over information sets with UCT (Ponsen et al. section 3.2.1).
 
-    ``visits[0, row, a]`` counts the simulations that took action ``a`` at information set
-    ``row``, ``totals[0, row, a]`` sums the acting player's payoffs (chips) that followed.
+    ``visits[0, row, a]`` (``tables.cumulative``) counts the simulations that took action ``a``
+    at information set ``row``, ``totals[0, row, a]`` (``tables.regrets``) sums the acting
+    player's payoffs (chips) that followed.
     Selection and the on-policy simulation both take ``argmax v_a + C sqrt(ln n_I / n_a)``
     (untried actions first, ties to a random one); the policy is the visit shares.
     """
-    deal = np.zeros((2, buckets.shape[1]), dtype=np.int64)
+    children, num_actions, player, rounds, base = tree.children, tree.num_actions, tree.player, tree.round, tree.base
+    visits, totals = tables.cumulative, tables.regrets
+    deal = np.zeros((2, deals.buckets.shape[1]), dtype=np.int64)
     path_row = np.zeros(MAX_DEPTH, dtype=np.int64)
     path_player = np.zeros(MAX_DEPTH, dtype=np.int64)
     path_action = np.zeros(MAX_DEPTH, dtype=np.int64)
     for _ in range(count):
-        sign = sample_deal(state, hand_masks, board_masks, buckets, strength, deal)
+        sign = sample_deal(state, deals, deal)
         node = 0
         depth = 0
         while num_actions[node] > 0:
@@ -374,7 +341,7 @@ def mcts(
             path_action[depth] = choice
             node = children[node, choice]
             depth += 1
-        value0 = _terminal_value(node, sign, folder, spent, stake)
+        value0 = terminal_value(tree, node, sign)
         for d in range(depth):
             row = path_row[d]
             a = path_action[d]
@@ -382,4 +349,4 @@ def mcts(
             totals[0, row, a] += value0 if path_player[d] == 0 else -value0
 
 
-__all__ = ["es_mccfr", "mcts", "os_mccfr", "sample_deal"]
+__all__ = ["DealArrays", "SolverArrays", "es_mccfr", "mcts", "os_mccfr", "sample_deal", "terminal_value"]

@@ -29,6 +29,7 @@ from pokerbot.strategies.abstract.betting import (
     tree_arrays,
     tree_from_arrays,
 )
+from pokerbot.strategies.betting.sizing import BetSizing, BetSizingError
 from pokerbot.strategies.card_abstraction.abstraction import CardAbstraction, ExactAbstraction, abstraction_from_spec
 
 FORMAT = "pokerbot.abstract-policy/1"
@@ -91,13 +92,7 @@ class AbstractPolicy:
             "game": format_game(self.game),
             "tree": self.tree.digest,
             "abstraction": self.abstraction.spec(),
-            "action_abstraction": None
-            if self.tree.action_abstraction is None
-            else {
-                "pot_fractions": list(self.tree.action_abstraction.pot_fractions),
-                "all_in": self.tree.action_abstraction.all_in,
-                "max_raises": self.tree.action_abstraction.max_raises,
-            },
+            "action_abstraction": None if self.tree.sizing is None else _sizing_meta(self.tree.sizing),
             **self.meta,
         }
         with Path(path).open("wb") as handle:
@@ -109,8 +104,6 @@ class AbstractPolicy:
     @classmethod
     def load(cls, path: str | Path, game: Game | None = None) -> AbstractPolicy:
         """Read a policy; with ``game``, refuse one made for another game."""
-        from pokerbot.strategies.abstract.betting import ActionAbstraction
-
         try:
             with np.load(path) as data:
                 probabilities = data["probabilities"].astype(np.float64)
@@ -125,18 +118,17 @@ class AbstractPolicy:
             raise AbstractPolicyError(f"{path}: the policy was made for another game")
         abstraction = abstraction_from_spec(policy_game, meta["abstraction"])
         actions = meta.get("action_abstraction")
-        action_abstraction = (
-            None
-            if actions is None
-            else ActionAbstraction(tuple(actions["pot_fractions"]), actions["all_in"], actions["max_raises"])
-        )
+        try:
+            sizing = None if actions is None else _sizing_from_meta(actions)
+        except (BetSizingError, KeyError, TypeError) as error:
+            raise AbstractPolicyError(f"{path}: unreadable bet sizing ({error})") from None
         if stored:
             try:
-                tree = tree_from_arrays(policy_game, stored, abstraction.num_buckets, action_abstraction)
+                tree = tree_from_arrays(policy_game, stored, abstraction.num_buckets, sizing)
             except BettingTreeError as error:
                 raise AbstractPolicyError(f"{path}: {error}") from None
         else:
-            tree = build_betting_tree(policy_game, abstraction.num_buckets, action_abstraction)
+            tree = build_betting_tree(policy_game, abstraction.num_buckets, sizing)
         if tree.digest != meta["tree"]:
             raise AbstractPolicyError(f"{path}: the policy's betting tree differs from this game's")
         own = {
@@ -160,6 +152,33 @@ class AbstractPolicy:
                 key = cards_text(hole) + board_text(game, board, r) + ":" + state.betting_string()
                 entries[key] = (chars, [float(p) for p in self.row(node, bucket)])
         return Policy.from_arrays(game, entries, self.meta)
+
+
+def _sizing_meta(sizing: BetSizing) -> dict[str, Any]:
+    """A tree's bet sizing as stored in a policy's meta: ``pot_fractions``, ``all_in`` and
+    ``max_raises`` for a :meth:`BetSizing.uniform` sizing, every field otherwise."""
+    if sizing.is_uniform:
+        return {"pot_fractions": list(sizing.bets[0]), "all_in": sizing.all_in, "max_raises": sizing.max_raises}
+    return {
+        "bets": [list(row) for row in sizing.bets],
+        "raises": [list(row) for row in sizing.raises],
+        "all_in": sizing.all_in,
+        "max_raises": sizing.max_raises,
+        "count_from": sizing.count_from,
+    }
+
+
+def _sizing_from_meta(meta: dict[str, Any]) -> BetSizing:
+    """The bet sizing :func:`_sizing_meta` stored."""
+    if "pot_fractions" in meta:
+        return BetSizing.uniform(tuple(meta["pot_fractions"]), meta["all_in"], meta["max_raises"])
+    return BetSizing(
+        tuple(tuple(row) for row in meta["bets"]),
+        tuple(tuple(row) for row in meta["raises"]),
+        meta["all_in"],
+        meta["max_raises"],
+        meta["count_from"],
+    )
 
 
 def player_rows(tree: BettingTree, position: int) -> np.ndarray:

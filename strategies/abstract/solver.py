@@ -35,11 +35,6 @@ ALGORITHMS = ("os-mccfr", "es-mccfr", "mcts", "mcrnr")
 DEFAULT_EPSILON = 0.6
 DEFAULT_P = 0.75
 MCTS_BIG_BLINDS = 17.0
-_Array = np.ndarray
-TreeArrays = tuple[_Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array]
-"""The tree's arrays the kernels take: children, num_actions, player, round, infoset_base, folder, spent, stake."""
-DealArrays = tuple[_Array, _Array, _Array, _Array]
-"""The deal tables the kernels take: hand_masks, board_masks, buckets, strength."""
 
 
 class AbstractSolverError(ValueError):
@@ -86,41 +81,23 @@ class AbstractSolver:
         self.seconds = 0.0
         self.rng = new_rng(seed)
 
-    def _common(self) -> TreeArrays:
-        tree = self.game.tree
-        return (
-            tree.children,
-            tree.num_actions,
-            tree.player,
-            tree.round,
-            tree.infoset_base,
-            tree.folder,
-            tree.spent,
-            tree.stake,
-        )
-
-    def _deals(self) -> DealArrays:
-        tables = self.game.tables
-        return (tables.hand_masks, tables.board_masks, tables.buckets, tables.strength)
+    def _tables(self) -> kernels.SolverArrays:
+        return kernels.SolverArrays(self.regrets, self.cumulative, self.last_visit)
 
     def step(self, count: int) -> None:
         """Run ``count`` more iterations."""
         import time
 
         started = time.perf_counter()
+        tree, deals = self.game.tree.arrays, kernels.DealArrays.of(self.game.tables)
         if self.algorithm in ("os-mccfr", "mcrnr"):
             kernels.os_mccfr(
-                count, self.iterations, self.rng, *self._common(), *self._deals(), self.regrets, self.cumulative,
-                self.last_visit, self.epsilon, self.model, self.p,
-            )  # fmt: skip
+                count, self.iterations, self.rng, tree, deals, self._tables(), self.epsilon, self.model, self.p
+            )
         elif self.algorithm == "es-mccfr":
-            kernels.es_mccfr(
-                count, self.iterations, self.rng, *self._common(), *self._deals(), self.regrets, self.cumulative
-            )
+            kernels.es_mccfr(count, self.iterations, self.rng, tree, deals, self._tables())
         else:
-            kernels.mcts(
-                count, self.rng, *self._common(), *self._deals(), self.cumulative, self.regrets, self.exploration
-            )
+            kernels.mcts(count, self.rng, tree, deals, self._tables(), self.exploration)
         self.iterations += count
         self.seconds += time.perf_counter() - started
 

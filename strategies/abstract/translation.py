@@ -1,7 +1,7 @@
 """Action translation: a real no-limit hand located in an abstract betting tree, and the tree's
 actions played in the real hand.
 
-A no-limit tree (:class:`~pokerbot.strategies.abstract.betting.ActionAbstraction`) holds a few
+A no-limit tree (:class:`~pokerbot.strategies.betting.sizing.BetSizing`) holds a few
 raise sizes per decision; real opponents bet anything. :class:`TreeTranslator` walks the real
 betting history down the tree:
 
@@ -20,7 +20,8 @@ betting history down the tree:
 
 Then :meth:`TreeTranslator.real_actions` turns the tree's actions at the located node into
 real ones on the real state: a tree raise keeps its pot fraction (raise to ``max_spent +
-x * pot after calling`` of the *real* pot, rounded, clamped into the legal range) and the
+x * pot after calling`` of the *real* pot, rounded, clamped into the legal range:
+:func:`~pokerbot.models.action_classes.pot_raise_to`) and the
 tree's all-in stays all-in; a raise that is no longer legal (the opponent is all-in)
 becomes a call. Two tree actions that land on the same real action add up.
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from pokerbot.models.action_classes import pot_raise_to
 from pokerbot.protocol.actions import CALL, FOLD, Action, ActionKind
 from pokerbot.protocol.errors import IllegalActionError
 from pokerbot.protocol.hand import HandState
@@ -117,8 +119,7 @@ class TreeTranslator:
         if action.size >= self.stacks[player]:
             return Action.raise_to(legal.max_raise_to)
         fraction = next(f for f, index, _ in self.tree_sizes(node) if index == k)
-        size = int(round(state.max_spent + fraction * (state.pot + legal.call_amount)))
-        return Action.raise_to(min(max(size, legal.min_raise_to), legal.max_raise_to))
+        return Action.raise_to(pot_raise_to(state, fraction, legal))
 
     def real_actions(self, node: int, state: HandState) -> list[Action]:
         """Every tree action of ``node`` played in ``state``, in the node's order."""

@@ -7,7 +7,8 @@ configurable sizes for the search (Kündig's thesis, ch. 6.1 and 6.1.1).
 is to be called), check or call, then one bet or raise per configured pot fraction, then
 all-in. A fraction ``f`` means a raise-*by* of ``f`` times the pot after the raiser's call
 (``pot + call_amount``, the convention of :mod:`pokerbot.models.action_classes`), so a raise *to*
-``max_spent + f * (pot + call_amount)`` chips. A bet that would put more than
+``max_spent + f * (pot + call_amount)`` chips, rounded and clamped to the legal range
+(:func:`~pokerbot.models.action_classes.pot_raise_to`). A bet that would put more than
 ``commit_share`` of the raiser's stack in the pot is dropped: all-in stands for it (thesis
 ch. 6.1, rule 4). All-in is present whenever a raise is legal, except when it would be an
 overbet of more than ``all_in_max_pot`` times the pot and a smaller raise exists. Sizes are clamped to the legal range
@@ -42,7 +43,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pokerbot.models.action_classes import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify
+from pokerbot.models.action_classes import HALF_POT_FRACTION, POT_FRACTION, ActionClass, classify, pot_raise_to
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action, ActionKind
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.abstract.translation import pseudo_harmonic
@@ -110,7 +111,7 @@ def abstract_actions(state: HandState, settings: AbstractionSettings) -> tuple[A
     base = state.pot + legal.call_amount
     sizes: list[int] = []
     for fraction in settings.bet_fractions:
-        raise_to = max(state.max_spent + int(round(fraction * base)), legal.min_raise_to)
+        raise_to = pot_raise_to(state, fraction, legal)
         if raise_to > settings.commit_share * stack or raise_to >= legal.max_raise_to:
             continue
         if raise_to not in sizes:

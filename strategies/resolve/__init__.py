@@ -7,22 +7,21 @@
 * :mod:`.exact`: the player's whole strategy as a table in small games (exact exploitability);
 * :mod:`.opponent`: the opponent model inside a subgame (its strategy for every holding);
 * :mod:`.exploiter`: the ``resolve-exploit`` strategy (a restricted Nash response to the model
-  at every decision, its weight set by the safety rule).
+  at every decision, its weight set by the safety rule);
+* :mod:`.settings`: the player's settings, and the registry argument that sets them.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from pokerbot.protocol.game import Game
 from pokerbot.strategies.base import Strategy
+from pokerbot.strategies.resolve.settings import DEFAULT_SECONDS, ResolveSettings, parse_settings
 
 if TYPE_CHECKING:
-    from pokerbot.strategies.resolve.player import ResolveSettings
+    from pokerbot.strategies.resolve.player import PlayerSetup
 
-DEFAULT_SECONDS = 1.0
-"""The clock budget of a re-solve when ``resolve`` is named without one."""
 LIMIT_FIRST_ROUND = 3
 """The first round re-solved in limit hold'em (the river, solved to the showdowns); the
 blueprint plays the rounds before. In limit the betting goes on, at twice the size, after a
@@ -32,7 +31,6 @@ LIMIT_EXPLOIT_FIRST_ROUND = 1
 """The first round ``resolve-exploit`` re-solves in limit hold'em in a hand where the model
 has weight (``p > 0``): from the flop, so that the model shapes the flop's and the turn's
 betting too; a hand at ``p = 0`` is re-solved from :data:`LIMIT_FIRST_ROUND`."""
-_ITERATIONS = re.compile(r"^(\d+)iterations?$")
 
 
 def plays(game: Game) -> bool:
@@ -47,41 +45,16 @@ def plays(game: Game) -> bool:
     return not game.is_nolimit and game.num_hole_cards == 1 and len(game.deck) <= 13
 
 
-def parse_budget(argument: str | None) -> tuple[int, float | None]:
-    """A re-solve's budget from a strategy's argument: ``(iterations, seconds)``; none: the
-    clock's :data:`DEFAULT_SECONDS`; ``Niterations``: N iterations and no clock; ``SECONDS``: the
-    clock. Raises ValueError, in one line, for anything else."""
-    if not argument:
-        return 100_000, DEFAULT_SECONDS
-    match = _ITERATIONS.match(argument)
-    if match:
-        count = int(match.group(1))
-        if count < 1:
-            raise ValueError("the iteration budget must be at least 1")
-        return count, None
-    try:
-        seconds = float(argument)
-    except ValueError:
-        raise ValueError(f"expected SECONDS or Niterations, got {argument!r}") from None
-    if not seconds > 0:
-        raise ValueError("the time budget must be positive")
-    return 100_000, seconds
-
-
-def _settings(argument: str | None) -> ResolveSettings:
-    from pokerbot.strategies.resolve.player import ResolveSettings
-
-    iterations, seconds = parse_budget(argument)
-    return ResolveSettings(iterations=iterations, seconds=seconds)
-
-
-def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[str, object]:
-    """The :class:`~.player.ResolvingPlayer` keyword arguments for ``game``: the blueprint's
-    trunk where one is shipped (re-solving from the flop in no-limit, from
-    :data:`LIMIT_FIRST_ROUND` in limit), else re-solved from the first round."""
+def player_setup(game: Game, seed: int | None, settings: ResolveSettings | None = None) -> PlayerSetup:
+    """The :class:`~.player.ResolvingPlayer`'s setup for ``game``: the blueprint's trunk where
+    one is shipped (re-solving from the flop in no-limit, from :data:`LIMIT_FIRST_ROUND` in
+    limit), else re-solved from the first round; ``settings`` (default: the registry's, a clock
+    of :data:`DEFAULT_SECONDS` per decision, :func:`~.settings.parse_settings`)."""
     from pokerbot.strategies.abstract.shipped import blueprint_name
+    from pokerbot.strategies.resolve.player import PlayerSetup
 
-    settings = _settings(argument)
+    if settings is None:
+        settings = parse_settings(None)
     if blueprint_name(game) is not None:
         from pokerbot.strategies.abstract.player import AbstractPolicyPlayer, blueprint_factory
         from pokerbot.strategies.resolve.player import PlayerRange
@@ -89,47 +62,40 @@ def _player_options(game: Game, seed: int | None, argument: str | None) -> dict[
         blueprint = blueprint_factory(game, seed)
         assert isinstance(blueprint, AbstractPolicyPlayer)
         first_round = 1 if game.is_nolimit else LIMIT_FIRST_ROUND
-        return {
-            "trunk": blueprint,
-            "range_of": PlayerRange(blueprint),
-            "first_round": first_round,
-            "settings": settings,
-        }
+        return PlayerSetup(trunk=blueprint, range_of=PlayerRange(blueprint), first_round=first_round, settings=settings)
     if not plays(game):
         raise ValueError("resolve plays heads-up hold'em and small two-player limit games")
-    return {"trunk": None, "range_of": None, "first_round": 0, "settings": settings}
+    return PlayerSetup(settings=settings)
 
 
-def resolve_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
-    """``resolve`` (a clock budget of :data:`DEFAULT_SECONDS` per decision), ``resolve:SECONDS``
-    or ``resolve:Niterations`` (an iteration budget: reproducible play)."""
+def resolve_factory(game: Game, seed: int | None = None, settings: ResolveSettings | None = None) -> Strategy:
+    """The ``resolve`` strategy with ``settings`` (default as :func:`player_setup`)."""
     from pokerbot.strategies.resolve.player import ResolvingPlayer
 
-    return ResolvingPlayer(game, seed, **_player_options(game, seed, argument))  # type: ignore[arg-type]
+    return ResolvingPlayer(game, seed, player_setup(game, seed, settings))
 
 
-def exploit_factory(game: Game, seed: int | None = None, argument: str | None = None) -> Strategy:
-    """``resolve-exploit`` (budgets as :func:`resolve_factory`): the re-solver with the opponent
-    model inside (:mod:`.exploiter`), the model learning from every hand, its weight set by the
-    safety ledger (:func:`~.exploiter.exploit_settings`)."""
+def exploit_factory(game: Game, seed: int | None = None, settings: ResolveSettings | None = None) -> Strategy:
+    """The ``resolve-exploit`` strategy (``settings`` as :func:`resolve_factory`): the re-solver
+    with the opponent model inside (:mod:`.exploiter`), the model learning from every hand, its
+    weight set by the safety ledger (:func:`~.exploiter.exploit_settings`)."""
     from pokerbot.models.opponent import ActionModelFrequencies
     from pokerbot.models.prior import models_for_game
     from pokerbot.protocol.analysis.matchups import holding_space
-    from pokerbot.strategies.resolve.exploiter import ResolvingExploiter, exploit_settings
+    from pokerbot.strategies.resolve.exploiter import ExploiterSettings, ResolvingExploiter, exploit_settings
     from pokerbot.strategies.resolve.opponent import HoldingModel
 
-    options = _player_options(game, seed, argument)
+    setup = player_setup(game, seed, settings)
     action_model = models_for_game(game)[0]
     model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
-    exploit_from = None if game.is_nolimit or options["first_round"] == 0 else LIMIT_EXPLOIT_FIRST_ROUND
+    exploit_from = None if game.is_nolimit or setup.first_round == 0 else LIMIT_EXPLOIT_FIRST_ROUND
     return ResolvingExploiter(
         game,
         seed,
-        player_options=options,
+        setup=setup,
         model=model,
         learner=action_model,
-        settings=exploit_settings(game),
-        exploit_from=exploit_from,
+        settings=ExploiterSettings(safety=exploit_settings(game), exploit_from=exploit_from),
     )
 
 
@@ -137,8 +103,10 @@ __all__ = [
     "DEFAULT_SECONDS",
     "LIMIT_EXPLOIT_FIRST_ROUND",
     "LIMIT_FIRST_ROUND",
+    "ResolveSettings",
     "exploit_factory",
-    "parse_budget",
+    "parse_settings",
+    "player_setup",
     "plays",
     "resolve_factory",
 ]

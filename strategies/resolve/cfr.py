@@ -27,14 +27,37 @@ entered in an earlier solve). The re-solved strategy then gives it no more than 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from pokerbot.protocol.analysis.matchups import HoldingSpace
-from pokerbot.strategies.resolve.tree import DECISION, FOLD_NODE, LEAF, SHOWDOWN, SubgameTree
+from pokerbot.strategies.betting.tree import TreeArrays
+from pokerbot.strategies.regret import RULES, regret_match
+from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, SubgameTree
 
-ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0
+_RULE = RULES["dcfr"]
+
+
+class SubgameTables(NamedTuple):
+    """The solver's tables as the kernels take them, ``float32[slot, live holding]``: the
+    accumulated regrets, the average strategy's running sum and the current strategy."""
+
+    regrets: np.ndarray
+    strategy_sum: np.ndarray
+    sigma: np.ndarray
+
+
+class Showdowns(NamedTuple):
+    """What the terminal values need of the live holdings: ``cards[holding, k]`` (``hole`` cards
+    each), ``order`` (holdings by showdown rank on the full board, weakest first) and
+    ``bounds`` (where each group of equal rank starts in ``order``, then its length)."""
+
+    cards: np.ndarray
+    hole: int
+    order: np.ndarray
+    bounds: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -88,6 +111,7 @@ class SubgameSolver:
             self.gadget_position = int(gadget[0])
             self.bounds = np.ascontiguousarray(np.asarray(gadget[1])[live], dtype=np.float32)
         self.gadget_regrets = np.zeros((2, n), dtype=np.float32)
+        self._gadget_sigma = np.zeros((2, n))
         slots = tree.num_slots
         self.regrets = np.zeros((slots, n), dtype=np.float32)
         self.strategy_sum = np.zeros((slots, n), dtype=np.float32)
@@ -97,7 +121,6 @@ class SubgameSolver:
         self._reach = np.zeros((nodes, n), dtype=np.float32)
         self._own = np.zeros((nodes, n), dtype=np.float32)
         self._values = np.zeros((nodes, n), dtype=np.float32)
-        self._cards = np.ascontiguousarray(space.cards[live], dtype=np.int64)
         self.model = model
         self._model_reach: np.ndarray | None = None
         if model is not None and model.weight > 0.0:
@@ -107,28 +130,29 @@ class SubgameSolver:
             self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
         self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
-        if (tree.kind == SHOWDOWN).any():
+        order = np.zeros(0, dtype=np.int64)
+        bounds = np.zeros(1, dtype=np.int64)
+        if ((tree.kind == TERMINAL) & (tree.folder < 0)).any():
             ranks = space.ranks(board)[live]
-            order = np.argsort(ranks, kind="stable")
-            sorted_ranks = ranks[order]
-            starts = np.flatnonzero(np.diff(sorted_ranks)) + 1
-            self._order = order.astype(np.int64)
-            self._bounds = np.concatenate([[0], starts, [order.size]]).astype(np.int64)
-        else:
-            self._order = np.zeros(0, dtype=np.int64)
-            self._bounds = np.zeros(1, dtype=np.int64)
+            order = np.argsort(ranks, kind="stable").astype(np.int64)
+            starts = np.flatnonzero(np.diff(ranks[order])) + 1
+            bounds = np.concatenate([[0], starts, [order.size]]).astype(np.int64)
+        cards = np.ascontiguousarray(space.cards[live], dtype=np.int64)
+        self._showdowns = Showdowns(cards, int(space.hole), order, bounds)
+
+    @property
+    def _tables(self) -> SubgameTables:
+        return SubgameTables(self.regrets, self.strategy_sum, self.sigma)
 
     def _forward(self, strategy: np.ndarray, root: np.ndarray, who: int, out: np.ndarray) -> None:
         """``out[node]``: ``who``'s reach of every live holding at each node, from ``root`` (its
         reach at the root) and ``strategy`` (``[slot, live holding]``)."""
-        tree = self.tree
-        _forward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, root, who, out)
+        _forward(self.tree.arrays, strategy, root, who, out)
 
     def _backward(self, strategy: np.ndarray, values: np.ndarray, who: int) -> None:
         """``values`` (terminal values filled in) completed up the tree: ``who``'s expected
         counterfactual values at every node when both play ``strategy``."""
-        tree = self.tree
-        _backward(tree.kind, tree.player, tree.children, tree.num_actions, tree.slot, strategy, values, who)
+        _backward(self.tree.arrays, strategy, values, who)
 
     def _full(self, vectors: np.ndarray) -> np.ndarray:
         """``vectors[..., live holding]`` over every holding (float64, 0 where blocked)."""
@@ -140,23 +164,25 @@ class SubgameSolver:
     def root_range(self, position: int, follow: np.ndarray | None = None) -> np.ndarray:
         """Position's reach at the root over the live holdings (the gadget's follow
         probabilities where it applies)."""
+        own: np.ndarray = self.ranges[position]
         if position != self.gadget_position:
-            return self.ranges[position]
+            return own
         if follow is None:
             follow = _follow(self.gadget_regrets)
-        return self.ranges[position] * follow
+        reach: np.ndarray = own * follow
+        return reach
 
     def iterate(self, count: int) -> None:
         """Run ``count`` more iterations (each updates both players, in turn)."""
-        tree = self.tree
+        tree = self.tree.arrays
         # sigma always holds the regret-matched strategy of the regrets as they stand
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
+        _match_all(tree, self._tables, -1)
         for _ in range(count):
             self.iterations += 1
             t = float(self.iterations)
-            positive = np.float32(t**ALPHA / (t**ALPHA + 1.0))
-            negative = np.float32(t**BETA / (t**BETA + 1.0))
-            weight = np.float32((t / (t + 1.0)) ** GAMMA)
+            discounts = _RULE.discounts(t)
+            positive, negative = np.float32(discounts[0]), np.float32(discounts[1])
+            weight = np.float32(_RULE.average_decay(t))
             for player in (0, 1):
                 opponent = 1 - player
                 self._forward(self.sigma, self.root_range(opponent), opponent, self._reach)
@@ -170,40 +196,15 @@ class SubgameSolver:
                     )
                 self._forward(self.sigma, self.root_range(player), player, self._own)
                 self._terminal_values(player, self._reach, self._values)
-                _update(
-                    tree.kind,
-                    tree.player,
-                    tree.children,
-                    tree.num_actions,
-                    tree.slot,
-                    self.sigma,
-                    self._values,
-                    player,
-                    self.regrets,
-                    positive,
-                    negative,
-                    self._own,
-                    self.strategy_sum,
-                    weight,
-                )
+                _update(tree, self._tables, self._values, self._own, player, positive, negative, weight)
                 if player == self.gadget_position:
-                    _gadget_update(self.gadget_regrets, self._values[0], self.bounds, positive, negative)
+                    _gadget_update(
+                        self.gadget_regrets, self._values[0], self.bounds, positive, negative, self._gadget_sigma
+                    )
 
     def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
         tree = self.tree
-        _terminals(
-            tree.kind,
-            tree.folder,
-            tree.spent,
-            tree.stake,
-            reach,
-            player,
-            self._cards,
-            self.space.hole,
-            self._order,
-            self._bounds,
-            values,
-        )
+        _terminals(tree.arrays, reach, player, self._showdowns, values)
         if self._matrix is not None:
             leaves = self._leaves
             values[leaves] = (reach[leaves] @ self._matrix.T) * tree.stake[leaves, None].astype(np.float32)
@@ -213,9 +214,7 @@ class SubgameSolver:
         """Every decision's average strategy, ``[slot, holding]`` over every holding: each
         decision's rows sum to 1 for every live holding (where a holding never reached it,
         the last iteration's strategy)."""
-        tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
-        return self._full(_normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions))
+        return self._full(self._live_average())
 
     def strategy_at(self, node: int) -> np.ndarray:
         """The average strategy at decision ``node``: ``[action, holding]``."""
@@ -226,9 +225,9 @@ class SubgameSolver:
         return self.average_strategy()[base : base + count]
 
     def _live_average(self) -> np.ndarray:
-        tree = self.tree
-        _regret_match(self.regrets, self.sigma, tree.kind, tree.slot, tree.num_actions, tree.player, -1)
-        return _normalized(self.strategy_sum, self.sigma, tree.kind, tree.slot, tree.num_actions)
+        tables = self._tables
+        _match_all(self.tree.arrays, tables, -1)
+        return _normalized(self.tree.arrays, tables)
 
     def best_response_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
         """Every node's counterfactual values ``[node, holding]`` of ``player`` best-responding
@@ -242,7 +241,7 @@ class SubgameSolver:
         values = np.zeros_like(self._values)
         self._forward(live_strategy, self.root_range(opponent), opponent, reach)
         self._terminal_values(player, reach, values)
-        _best_response(tree.kind, tree.player, tree.children, tree.num_actions, values, player)
+        _best_response(tree.arrays, values, player)
         return self._full(values)
 
     def expected_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
@@ -307,24 +306,17 @@ class SubgameSolver:
 # ---------------------------------------------------------------------- kernels
 @njit(cache=True)
 def _follow(gadget_regrets: np.ndarray) -> np.ndarray:
-    """The gadget's probability of following (entering the subgame) for every holding:
-    regret matching over follow and terminate, 1/2 where neither regret is positive (float32
-    throughout, as NumPy computes ``max(r, 0)`` row by row)."""
+    """The gadget's probability of following (entering the subgame) for every holding: regret
+    matching over follow and terminate (float32 throughout), 1/2 where neither regret is positive."""
     n = gadget_regrets.shape[1]
-    out = np.empty(n, dtype=np.float32)
-    zero = np.float32(0.0)
-    for h in range(n):
-        rf = gadget_regrets[0, h]
-        rt = gadget_regrets[1, h]
-        pf = rf if rf > zero or np.isnan(rf) else zero
-        pt = rt if rt > zero or np.isnan(rt) else zero
-        total = pf + pt
-        out[h] = pf / total if total > zero else np.float32(0.5)
-    return out
+    out = np.empty((2, n), dtype=np.float32)
+    regret_match(gadget_regrets, 0, 2, out, np.empty(n, dtype=np.float32), False)
+    follow: np.ndarray = out[0].copy()
+    return follow
 
 
 @njit(cache=True)
-def _blend(reach, free, weight, model_reach):
+def _blend(reach: np.ndarray, free: np.float32, weight: np.float32, model_reach: np.ndarray) -> None:
     """``reach = reach * free + weight * model_reach`` (float32, rounded after each operation)."""
     for node in range(reach.shape[0]):
         for h in range(reach.shape[1]):
@@ -333,13 +325,21 @@ def _blend(reach, free, weight, model_reach):
 
 
 @njit(cache=True)
-def _gadget_update(regrets, follow_values, bounds, positive, negative):
+def _gadget_update(
+    regrets: np.ndarray,
+    follow_values: np.ndarray,
+    bounds: np.ndarray,
+    positive: np.float32,
+    negative: np.float32,
+    sigma: np.ndarray,
+) -> None:
+    """The gadget's regrets of following and terminating after one of its position's
+    half-iterations (``follow_values``: the root's values; ``sigma``: float64 scratch ``[2, n]``)."""
     n = bounds.shape[0]
+    regret_match(regrets, 0, 2, sigma, np.empty(n), False)
     for h in range(n):
         rf, rt = regrets[0, h], regrets[1, h]
-        pf, pt = max(rf, 0.0), max(rt, 0.0)
-        total = pf + pt
-        sf = pf / total if total > 0 else 0.5
+        sf = sigma[0, h]
         v = sf * follow_values[h] + (1.0 - sf) * bounds[h]
         rf = rf * (positive if rf > 0 else negative) + follow_values[h] - v
         rt = rt * (positive if rt > 0 else negative) + bounds[h] - v
@@ -348,38 +348,20 @@ def _gadget_update(regrets, follow_values, bounds, positive, negative):
 
 
 @njit(cache=True)
-def _regret_match(regrets, sigma, kind, slot, num_actions, player, who):
+def _match_all(tree: TreeArrays, tables: SubgameTables, who: int) -> None:
     """sigma from the regrets at the decisions of ``who`` (-1: every decision)."""
+    kind, player, slot, num_actions = tree.kind, tree.player, tree.base, tree.num_actions
+    regrets, sigma = tables.regrets, tables.sigma
     total = np.empty(regrets.shape[1])
     for node in range(kind.shape[0]):
         if kind[node] != DECISION or (who >= 0 and player[node] != who):
             continue
-        _match(regrets, sigma, slot[node], num_actions[node], total)
+        regret_match(regrets, slot[node], num_actions[node], sigma, total, False)
 
 
 @njit(cache=True)
-def _match(regrets, sigma, base, count, total):
-    """sigma's rows ``base .. base + count`` (one decision) from the regrets; ``total``: scratch
-    for the float64 sums, one per holding, each in the order of the actions."""
-    n = regrets.shape[1]
-    total[:] = 0.0
-    for k in range(count):
-        row = regrets[base + k]
-        for h in range(n):
-            r = row[h]
-            total[h] += r if r > 0 else 0.0
-    uniform = 1.0 / count
-    for k in range(count):
-        row = regrets[base + k]
-        out = sigma[base + k]
-        for h in range(n):
-            r = row[h]
-            t = total[h]
-            out[h] = (r / t if r > 0 else 0.0) if t > 0 else uniform
-
-
-@njit(cache=True)
-def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):
+def _forward(tree: TreeArrays, sigma: np.ndarray, root: np.ndarray, who: int, out: np.ndarray) -> None:
+    kind, player, children, num_actions, slot = tree.kind, tree.player, tree.children, tree.num_actions, tree.base
     n = root.shape[0]
     out[0, :] = root
     for node in range(kind.shape[0]):
@@ -397,7 +379,16 @@ def _forward(kind, player, children, num_actions, slot, sigma, root, who, out):
 
 
 @njit(cache=True, inline="always")
-def _node_value(node, player, children, count, base, sigma, values, who):
+def _node_value(
+    node: int,
+    player: np.ndarray,
+    children: np.ndarray,
+    count: int,
+    base: int,
+    sigma: np.ndarray,
+    values: np.ndarray,
+    who: int,
+) -> None:
     """A decision's counterfactual values of ``who`` from its children's: weighted by
     ``who``'s strategy at its own decisions, summed at the other player's."""
     n = values.shape[1]
@@ -416,15 +407,17 @@ def _node_value(node, player, children, count, base, sigma, values, who):
 
 
 @njit(cache=True)
-def _backward(kind, player, children, num_actions, slot, sigma, values, who):
+def _backward(tree: TreeArrays, sigma: np.ndarray, values: np.ndarray, who: int) -> None:
     """Every decision's values of ``who`` from the leaves up, both playing ``sigma``."""
+    kind, player, children, num_actions, slot = tree.kind, tree.player, tree.children, tree.num_actions, tree.base
     for node in range(kind.shape[0] - 1, -1, -1):
         if kind[node] == DECISION:
             _node_value(node, player, children, num_actions[node], slot[node], sigma, values, who)
 
 
 @njit(cache=True)
-def _best_response(kind, player, children, num_actions, values, who):
+def _best_response(tree: TreeArrays, values: np.ndarray, who: int) -> None:
+    kind, player, children, num_actions = tree.kind, tree.player, tree.children, tree.num_actions
     n = values.shape[1]
     for node in range(kind.shape[0] - 1, -1, -1):
         if kind[node] != DECISION:
@@ -448,25 +441,21 @@ def _best_response(kind, player, children, num_actions, values, who):
 
 @njit(cache=True)
 def _update(
-    kind,
-    player,
-    children,
-    num_actions,
-    slot,
-    sigma,
-    values,
-    who,
-    regrets,
-    positive,
-    negative,
-    own,
-    strategy_sum,
-    weight,
-):
+    tree: TreeArrays,
+    tables: SubgameTables,
+    values: np.ndarray,
+    own: np.ndarray,
+    who: int,
+    positive: np.float32,
+    negative: np.float32,
+    weight: np.float32,
+) -> None:
     """One player's half-iteration from the leaves up, node by node: the values
     (:func:`_node_value`), then at each decision of ``who`` its discounted regrets, the average
     strategy's sum (``own`` reach times the strategy just played) and the strategy for the
-    next iteration (regret matching)."""
+    next iteration (:func:`~pokerbot.strategies.regret.regret_match`)."""
+    kind, player, children, num_actions, slot = tree.kind, tree.player, tree.children, tree.num_actions, tree.base
+    regrets, strategy_sum, sigma = tables.regrets, tables.strategy_sum, tables.sigma
     n = values.shape[1]
     total = np.empty(n)
     for node in range(kind.shape[0] - 1, -1, -1):
@@ -484,11 +473,15 @@ def _update(
             for k in range(count):
                 for h in range(n):
                     strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
-            _match(regrets, sigma, base, count, total)
+            regret_match(regrets, base, count, sigma, total, False)
 
 
 @njit(cache=True)
-def _normalized(strategy_sum, sigma, kind, slot, num_actions):
+def _normalized(tree: TreeArrays, tables: SubgameTables) -> np.ndarray:
+    """The average strategy: each decision's running sums normalised per holding (the current
+    strategy where a holding's sums are all 0)."""
+    kind, slot, num_actions = tree.kind, tree.base, tree.num_actions
+    strategy_sum, sigma = tables.strategy_sum, tables.sigma
     out = np.zeros_like(strategy_sum)
     n = strategy_sum.shape[1]
     for node in range(kind.shape[0]):
@@ -513,7 +506,20 @@ the processor overlaps; each node's own additions keep their order)."""
 
 
 @njit(cache=True, inline="always")
-def _sweep_group(values, reach, batch, m, order, start, stop, cards, hole, totals, per_card, sign):
+def _sweep_group(
+    values: np.ndarray,
+    reach: np.ndarray,
+    batch: np.ndarray,
+    m: int,
+    order: np.ndarray,
+    start: int,
+    stop: int,
+    cards: np.ndarray,
+    hole: int,
+    totals: np.ndarray,
+    per_card: np.ndarray,
+    sign: float,
+) -> None:
     """One strength group of a showdown sweep: each holding of ``order[start:stop]`` gets
     ``sign`` times the reach of the opponent holdings swept before it that share no card with
     it (``totals`` and ``per_card``, the batch's sums so far); then the group's own reach joins
@@ -540,7 +546,9 @@ def _sweep_group(values, reach, batch, m, order, start, stop, cards, hole, total
 
 
 @njit(cache=True)
-def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bounds, values):
+def _terminals(tree: TreeArrays, reach: np.ndarray, who: int, holdings: Showdowns, values: np.ndarray) -> None:
+    kind, folder, spent, stake = tree.kind, tree.folder, tree.spent, tree.stake
+    cards, hole, order, bounds = holdings.cards, holdings.hole, holdings.order, holdings.bounds
     n = reach.shape[1]
     nodes = kind.shape[0]
     folds = np.empty(nodes, dtype=np.int64)
@@ -548,10 +556,12 @@ def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bound
     num_folds = 0
     num_showdowns = 0
     for node in range(nodes):
-        if kind[node] == FOLD_NODE:
+        if kind[node] != TERMINAL:
+            continue
+        if folder[node] >= 0:
             folds[num_folds] = node
             num_folds += 1
-        elif kind[node] == SHOWDOWN:
+        else:
             showdowns[num_showdowns] = node
             num_showdowns += 1
     per_card = np.zeros((64, _BATCH))  # [card, node of the batch]
@@ -610,4 +620,4 @@ def _terminals(kind, folder, spent, stake, reach, who, cards, hole, order, bound
                 values[node, h] *= s
 
 
-__all__ = ["OpponentModel", "SubgameSolver"]
+__all__ = ["OpponentModel", "Showdowns", "SubgameSolver", "SubgameTables"]

@@ -39,8 +39,9 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
-from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree, build_subgame
+from pokerbot.strategies.resolve.tree import DECISION, SubgameTree, build_subgame
 
 STARTS = ("range", "runout", "blueprint")
 """Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the
@@ -242,7 +243,8 @@ class ContinualResolver:
         ranges = np.ones((2, self.space.size))
         ranges[us] = our_range
         solver = SubgameSolver(tree, self.space, tuple(root.visible_board()), ranges)
-        return solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
+        values: np.ndarray = solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
+        return values
 
     def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
         """The anchor at the start of ``state``'s round, from the last round's leaf: the

@@ -20,8 +20,9 @@ from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import infoset_key
+from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
-from pokerbot.strategies.resolve.tree import DECISION, BetSizing, SubgameTree
+from pokerbot.strategies.resolve.tree import DECISION, SubgameTree
 from pokerbot.strategies.solvers.policy import Policy
 
 

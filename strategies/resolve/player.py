@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -29,29 +30,26 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
-from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
-from pokerbot.strategies.resolve.tree import BetSizing
-
-
-@dataclass(frozen=True)
-class ResolveSettings:
-    """How the player re-solves (see the module docstring). ``sizing``: no-limit bet sizes
-    (default :class:`~.tree.BetSizing`); ``iterations``: the most iterations a solve runs;
-    ``seconds``: a clock budget per decision, or None for iterations alone."""
-
-    iterations: int = 200
-    seconds: float | None = None
-    min_seconds: float = 0.05
-    margin: float = 0.05
-    sizing: BetSizing = field(default_factory=BetSizing)
-
-    def budget(self, seconds: float | None = None) -> SolveBudget:
-        return SolveBudget(iterations=self.iterations, seconds=seconds)
-
+from pokerbot.strategies.betting.sizing import BetSizing
+from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook
+from pokerbot.strategies.resolve.settings import ResolveSettings
 
 RangeOf = Callable[[HandState, int, int], np.ndarray]
 """``range_of(state, position, hand_number)``: the reach of every holding of ``position``
 given its actions so far, as the trunk strategy plays."""
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """What a :class:`ResolvingPlayer` plays besides its solves: ``trunk``, the strategy of the
+    rounds before ``first_round``, and ``range_of``, that strategy's ranges (both needed when
+    ``first_round > 0``; the default re-solves from the first round); ``settings``: how it
+    re-solves."""
+
+    trunk: Strategy | None = None
+    range_of: RangeOf | None = None
+    first_round: int = 0
+    settings: ResolveSettings = field(default_factory=ResolveSettings)
 
 
 def warm_up(game: Game, space: HoldingSpace, sizing: BetSizing | None) -> None:
@@ -77,15 +75,24 @@ def warm_up(game: Game, space: HoldingSpace, sizing: BetSizing | None) -> None:
         space.runout_matrix(board, np.float64)
 
 
-class PlayerRange:
-    """``range_of`` for a trunk that knows its ranges (an abstract policy's player:
-    :meth:`~pokerbot.strategies.abstract.player.AbstractPolicyPlayer.reach`); picklable."""
+class KnowsRanges(Protocol):
+    """A trunk strategy that knows its ranges (an abstract policy's player:
+    :meth:`~pokerbot.strategies.abstract.player.AbstractPolicyPlayer.reach`)."""
 
-    def __init__(self, trunk: Strategy) -> None:
+    def reach(self, state: HandState, position: int, hand_number: int) -> np.ndarray | None:
+        """The weight of every holding of ``position`` given its actions in the hand ``state``
+        (None where it does not know)."""
+        ...
+
+
+class PlayerRange:
+    """``range_of`` for a trunk that knows its ranges; picklable."""
+
+    def __init__(self, trunk: KnowsRanges) -> None:
         self.trunk = trunk
 
     def __call__(self, state: HandState, position: int, hand_number: int) -> np.ndarray:
-        reach = self.trunk.reach(state, position, hand_number)  # type: ignore[attr-defined]
+        reach = self.trunk.reach(state, position, hand_number)
         if reach is None:
             raise ValueError("the trunk strategy does not know its ranges")
         return np.asarray(reach, dtype=np.float64)
@@ -100,14 +107,17 @@ class ResolvingPlayer(Strategy):
         self,
         game: Game,
         seed: int | None = None,
+        setup: PlayerSetup | None = None,
         *,
-        trunk: Strategy | None,
-        range_of: RangeOf | None,
-        first_round: int,
-        settings: ResolveSettings | None = None,
         opponent: OpponentHook | None = None,
     ) -> None:
+        """``setup``: the trunk, the first re-solved round and the settings (default
+        :class:`PlayerSetup`); ``opponent``: the opponent model inside the solves
+        (:class:`~.continual.ContinualResolver`)."""
         super().__init__(game, seed)
+        if setup is None:
+            setup = PlayerSetup()
+        trunk, range_of, first_round = setup.trunk, setup.range_of, setup.first_round
         if game.num_players != 2:
             raise ValueError("the re-solving player plays heads-up games")
         if first_round > 0 and (trunk is None or range_of is None):
@@ -115,7 +125,7 @@ class ResolvingPlayer(Strategy):
         self.trunk = trunk
         self.range_of = range_of
         self.first_round = first_round
-        self.settings = settings if settings is not None else ResolveSettings()
+        self.settings = setup.settings
         self.space = holding_space(game)
         sizing = self.settings.sizing if game.is_nolimit else None
         self._hand: tuple[int, int] | None = None
@@ -225,4 +235,4 @@ class ResolvingPlayer(Strategy):
         return None if self.trunk is None else self.trunk.quick_action(view)
 
 
-__all__ = ["PlayerRange", "RangeOf", "ResolveSettings", "ResolvingPlayer"]
+__all__ = ["KnowsRanges", "PlayerRange", "PlayerSetup", "RangeOf", "ResolveSettings", "ResolvingPlayer"]

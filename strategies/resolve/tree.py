@@ -1,78 +1,51 @@
 """The public betting tree of a heads-up subgame, from a real state to the end of its round.
 
-:func:`build_subgame` walks :class:`~pokerbot.protocol.hand.HandState` from the state where the
-subgame starts (its **root**, any real betting so far), so who acts, legality, all-ins and round
-ends are the dealer's rules. The tree holds the root's round only: a node where the round ends
-without a fold is a **leaf** (the next round's cards are dealt there); the last round is solved
-to the end of the hand. Cards are not in the tree: both players' holdings enter through the
-ranges the solver carries (:mod:`.cfr`).
+:func:`build_subgame` walks the hand (:func:`~pokerbot.strategies.betting.tree.walk`) from the
+state where the subgame starts (its **root**, any real betting so far), so who acts, legality,
+all-ins and round ends are the dealer's rules. The tree holds the root's round only: a node
+where the round ends without a fold is a **leaf** (the next round's cards are dealt there);
+the last round is solved to the end of the hand. Cards are not in the tree: both players'
+holdings enter through the ranges the solver carries (:mod:`.cfr`).
 
-Node kinds: :data:`DECISION`, :data:`FOLD_NODE` (a player folded), :data:`SHOWDOWN` (the hand ends in
-the last round with the board complete), :data:`LEAF` (the round ends with the board to come;
-also an all-in called before the last round). Payoffs are chips won over the whole hand,
-blinds included: a folder loses what it put in, a showdown moves ``stake`` (the smaller
-amount put in) from loser to winner.
+Node kinds: :data:`DECISION`, :data:`TERMINAL` (a player folded: ``folder`` says who; or the
+hand ends in the last round with the board complete, a showdown: ``folder`` -1), :data:`LEAF`
+(the round ends with the board to come; also an all-in called before the last round). Payoffs
+are chips won over the whole hand, blinds included: a folder loses what it put in, a showdown
+moves ``stake`` (the smaller amount put in) from loser to winner.
 
-Raises: in limit games the game's raise; in no-limit games :class:`BetSizing` picks them,
-fractions of the pot after calling, plus all-in, plus the real actions of a given line (an
-opponent's bet off the sizes is solved as played, never mapped to a size of the tree).
+Raises: in limit games the game's raise; in no-limit games a
+:class:`~pokerbot.strategies.betting.sizing.BetSizing` picks them (default ``BetSizing()``,
+raises counted from the subgame's root), fractions of the pot after calling, plus all-in,
+plus the real actions of a given line (an opponent's bet off the sizes is solved as played,
+never mapped to a size of the tree).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
+from pokerbot.protocol.actions import Action
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.betting.sizing import BetSizing
+from pokerbot.strategies.betting.tree import (
+    DECISION,
+    LEAF,
+    TERMINAL,
+    BettingTreeError,
+    TreeArrays,
+    TreeTooLargeError,
+    walk,
+)
 
-DECISION, FOLD_NODE, SHOWDOWN, LEAF = 0, 1, 2, 3
 MAX_SUBGAME_NODES = 200_000
 
 
 class SubgameError(ValueError):
-    """A subgame cannot be built (no player to act, too many nodes, a bad bet sizing)."""
-
-
-@dataclass(frozen=True)
-class BetSizing:
-    """The no-limit raises of a subgame tree, per round.
-
-    ``bets[round]``: pot fractions for the round's first bet; ``raises[round]``: pot fractions
-    for a raise over a bet; a raise is to ``max_spent + fraction * (pot after calling)``,
-    clamped into the legal range; all-in always (when ``all_in``); at most ``max_raises``
-    raises per round counted from the root (then fold or call). Fractions are positive.
-    """
-
-    bets: tuple[tuple[float, ...], ...] = ((1.0,), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0))
-    raises: tuple[tuple[float, ...], ...] = ((1.0,), (1.0,), (1.0,), (1.0,))
-    all_in: bool = True
-    max_raises: int = 3
-
-    def __post_init__(self) -> None:
-        if not self.bets or len(self.bets) != len(self.raises):
-            raise SubgameError("bet sizing needs one tuple of bets and one of raises per round")
-        if any(f <= 0 for row in (*self.bets, *self.raises) for f in row):
-            raise SubgameError("bet sizes are positive fractions of the pot")
-        if self.max_raises < 0:
-            raise SubgameError("max_raises must be at least 0")
-
-    def raise_actions(self, state: HandState, raises_made: int) -> list[Action]:
-        """The raises legal at ``state`` (smallest first, no duplicates)."""
-        legal = state.legal_actions()
-        if not legal.can_raise or raises_made >= self.max_raises:
-            return []
-        row = min(state.round, len(self.bets) - 1)
-        facing_bet = legal.call_amount > 0 or state.num_raises() > 0
-        fractions = self.raises[row] if facing_bet else self.bets[row]
-        low, high = legal.min_raise_to, legal.max_raise_to
-        pot_after_call = state.pot + legal.call_amount
-        sizes = {min(max(int(round(state.max_spent + f * pot_after_call)), low), high) for f in fractions}
-        if self.all_in:
-            sizes.add(high)
-        return [Action.raise_to(size) for size in sorted(sizes)]
+    """A subgame cannot be built (no player to act, too many nodes, a path action not legal)."""
 
 
 @dataclass(eq=False)
@@ -83,11 +56,13 @@ class SubgameTree:
     ``children[node, k]`` (-1 past ``num_actions[node]``), ``spent[node, p]`` (chips put in,
     whole hand), ``folder`` (position that folded, -1 elsewhere), ``stake`` (chips a showdown
     or leaf moves), ``slot[node]`` (first row of the decision's actions in the solver's
-    per-action arrays; -1 at terminals). ``actions[node]`` are the real actions in order;
-    ``states[node]`` the engine's state there.
+    per-action arrays; -1 at terminals), ``rounds`` (each node's round: the root's, the next
+    one at leaves). ``actions[node]`` are the real actions in order; ``states[node]`` the
+    engine's state there.
     """
 
     round: int
+    rounds: np.ndarray
     kind: np.ndarray
     player: np.ndarray
     parent: np.ndarray
@@ -103,6 +78,21 @@ class SubgameTree:
     @property
     def num_nodes(self) -> int:
         return int(self.kind.shape[0])
+
+    @cached_property
+    def arrays(self) -> TreeArrays:
+        """The tree as the solver's kernels take it (``base``: :attr:`slot`)."""
+        return TreeArrays(
+            self.kind,
+            self.player,
+            self.rounds,
+            self.children,
+            self.num_actions,
+            self.slot,
+            self.folder,
+            self.spent,
+            self.stake,
+        )
 
     @property
     def num_slots(self) -> int:
@@ -141,98 +131,42 @@ def build_subgame(
     """
     if root.finished or root.current_player is None:
         raise SubgameError("a subgame starts where a player is to act")
-    nolimit = root.game.is_nolimit
-    if nolimit and sizing is None:
+    if root.game.is_nolimit and sizing is None:
         sizing = BetSizing()
-    start_round = root.round
-    kinds: list[int] = []
-    players: list[int] = []
-    parents: list[int] = []
-    child_lists: list[list[int]] = []
-    actions: list[tuple[Action, ...]] = []
-    spent: list[tuple[int, int]] = []
-    folders: list[int] = []
-    states: list[HandState] = []
-    # (state, parent, slot in parent, raises made since the root, index into path or -1)
-    stack: list[tuple[HandState, int, int, int, int]] = [(root.copy(), -1, -1, 0, 0 if path else -1)]
-    while stack:
-        state, parent, k_in_parent, raises_made, on_path = stack.pop()
-        node = len(kinds)
-        if node >= MAX_SUBGAME_NODES:
-            raise SubgameError(f"subgame larger than {MAX_SUBGAME_NODES} nodes: use fewer bet sizes")
-        if parent >= 0:
-            child_lists[parent][k_in_parent] = node
-        parents.append(parent)
-        spent.append((state.spent[0], state.spent[1]))
-        states.append(state)
-        if state.finished or state.round != start_round:
-            if any(state.folded):
-                kinds.append(FOLD_NODE)
-                folders.append(state.folded.index(True))
-            else:
-                last = state.round == state.game.num_rounds - 1 and start_round == state.game.num_rounds - 1
-                kinds.append(SHOWDOWN if last else LEAF)
-                folders.append(-1)
-            players.append(-1)
-            child_lists.append([])
-            actions.append(())
-            continue
-        kinds.append(DECISION)
-        players.append(int(state.current_player))  # type: ignore[arg-type]
-        folders.append(-1)
-        node_actions = [a for a in (FOLD, CALL) if state.can(a)]
-        if nolimit:
-            assert sizing is not None
-            node_actions.extend(sizing.raise_actions(state, raises_made))
-        elif state.can(LIMIT_RAISE):
-            node_actions.append(LIMIT_RAISE)
-        forced = path[on_path] if 0 <= on_path < len(path) else None
-        if forced is not None:
-            if not state.can(forced):
-                raise SubgameError(f"action {forced} of the path is not legal at {state.betting_string()!r}")
-            if forced not in node_actions:
-                node_actions.append(forced)
-        node_actions.sort(key=lambda a: (int(a.kind), a.size))
-        actions.append(tuple(node_actions))
-        child_lists.append([-1] * len(node_actions))
-        for k in range(len(node_actions) - 1, -1, -1):
-            action = node_actions[k]
-            child = state.copy()
-            child.apply(action)
-            next_on_path = on_path + 1 if forced is not None and action == forced else -1
-            stack.append((child, node, k, raises_made + (action.kind == LIMIT_RAISE.kind), next_on_path))
-    width = max(1, max(len(c) for c in child_lists))
-    children = np.full((len(kinds), width), -1, dtype=np.int64)
-    for node, row in enumerate(child_lists):
-        children[node, : len(row)] = row
-    kind = np.array(kinds, dtype=np.int64)
-    num_actions = np.array([len(c) for c in child_lists], dtype=np.int64)
-    slot = np.full(len(kinds), -1, dtype=np.int64)
+    try:
+        nodes = walk(root, sizing, path=path, stop_at_round_end=True, max_nodes=MAX_SUBGAME_NODES, keep_states=True)
+    except TreeTooLargeError:
+        raise SubgameError(f"subgame larger than {MAX_SUBGAME_NODES} nodes: use fewer bet sizes") from None
+    except BettingTreeError as error:
+        raise SubgameError(str(error)) from None
+    kind = nodes.kind
+    num_actions = nodes.num_children
+    slot = np.full(kind.shape[0], -1, dtype=np.int64)
     decisions = np.flatnonzero(kind == DECISION)
     slot[decisions] = np.concatenate([[0], np.cumsum(num_actions[decisions])[:-1]])
-    spent_array = np.array(spent, dtype=np.int64)
+    assert nodes.states is not None
     return SubgameTree(
-        round=start_round,
+        round=root.round,
+        rounds=nodes.round,
         kind=kind,
-        player=np.array(players, dtype=np.int64),
-        parent=np.array(parents, dtype=np.int64),
-        children=children,
+        player=nodes.player,
+        parent=nodes.parent,
+        children=nodes.children_table(min_width=1),
         num_actions=num_actions,
-        spent=spent_array,
-        folder=np.array(folders, dtype=np.int64),
-        stake=spent_array.min(axis=1),
+        spent=nodes.spent,
+        folder=nodes.folder,
+        stake=nodes.spent.min(axis=1),
         slot=slot,
-        actions=tuple(actions),
-        states=tuple(states),
+        actions=nodes.actions,
+        states=nodes.states,
     )
 
 
 __all__ = [
     "DECISION",
-    "FOLD_NODE",
     "LEAF",
-    "SHOWDOWN",
-    "BetSizing",
+    "MAX_SUBGAME_NODES",
+    "TERMINAL",
     "SubgameError",
     "SubgameTree",
     "build_subgame",

@@ -2,7 +2,7 @@
 
 :class:`Solver` is the base of every solver here (full width, and the Monte-Carlo ones in
 :mod:`pokerbot.strategies.solvers.mccfr`): tables of accumulated regrets and cumulative strategy
-``[node, hand]``, an :class:`~strategies.solvers.rules.UpdateRule`, the average and current
+``[node, hand]``, an :class:`~pokerbot.strategies.regret.UpdateRule`, the average and current
 profiles, and an optional :class:`~strategies.solvers.restriction.Restriction` (restricted
 Nash responses). Every iteration walks the flattened public tree
 (:mod:`pokerbot.strategies.solvers.engine`) once per updated player, with reach and value vectors
@@ -26,12 +26,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerbot.strategies.regret import UnknownRuleError, UpdateRule, get_rule
 from pokerbot.strategies.solvers.engine import Engine
+from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.exploitability import ExploitabilityReport, evaluate_profile
 from pokerbot.strategies.solvers.policy import Policy
 from pokerbot.strategies.solvers.profile import policy_from_profile
 from pokerbot.strategies.solvers.restriction import Restriction
-from pokerbot.strategies.solvers.rules import UpdateRule, get_rule
 from pokerbot.strategies.solvers.tree import PublicTree
 
 
@@ -55,7 +56,10 @@ class Solver:
     ) -> None:
         self.tree = tree
         self.engine = Engine(tree)
-        self.rule = get_rule(rule or self.default_rule)
+        try:
+            self.rule = get_rule(rule or self.default_rule)
+        except UnknownRuleError as error:
+            raise SolverError(str(error)) from None
         self.alternating = alternating
         self.restriction = restriction or Restriction()
         self.rng = np.random.default_rng(seed)
@@ -115,7 +119,8 @@ class Solver:
         baseline = self.restriction.baseline(engine, player, values, self.sigma)
         if baseline is None:
             baseline = values[self._parents[player]]
-        return values[self._edges[player]] - baseline
+        regrets: np.ndarray = values[self._edges[player]] - baseline
+        return regrets
 
     def _update(self, player: int, t: int, regret: np.ndarray, reach: np.ndarray) -> None:
         """Fold iteration ``t``'s regrets into the tables and add the strategy to the average."""

@@ -25,6 +25,7 @@ from string import ascii_lowercase
 
 import numpy as np
 
+from pokerbot.strategies.regret import regret_match_groups
 from pokerbot.strategies.solvers.tree import DECISION, TERMINAL, PublicTree
 
 
@@ -41,6 +42,10 @@ class _PlayerEdges:
     """Number of legal actions at the edge's decision node."""
     nodes: np.ndarray
     """The decision node of each group."""
+    firsts: np.ndarray
+    """The first edge (child node) of each group."""
+    sizes: np.ndarray
+    """The edges of each group."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +92,8 @@ class Engine:
             child_starts = tree.first_child[nodes] - starts[d + 1]
             self._up.append(_Level(nodes, child_starts, int(starts[d + 1]), int(starts[d + 2]), decision_of))
         self.players = [self._player_edges(p) for p in range(self.num_players)]
+        # load the compiled regret matching now, not inside a solver's first (timed) iteration
+        self.regret_matching(0, np.zeros((self.num_nodes, 1)), np.ones((self.num_nodes, 1)))
         letters = ascii_lowercase[: self.num_players]
         self._einsum: list[str] = []
         self._batched: list[str] = []
@@ -103,7 +110,10 @@ class Engine:
         edges = (np.repeat(tree.first_child[nodes], sizes) + _ranges(sizes)).astype(np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         group = np.repeat(np.arange(len(nodes)), sizes)
-        return _PlayerEdges(edges, starts, group, np.repeat(sizes, sizes).astype(np.float64), nodes)
+        firsts = tree.first_child[nodes].astype(np.int64)
+        return _PlayerEdges(
+            edges, starts, group, np.repeat(sizes, sizes).astype(np.float64), nodes, firsts, sizes.astype(np.int64)
+        )
 
     # ------------------------------------------------------------------ profiles
     def uniform(self) -> np.ndarray:
@@ -119,22 +129,12 @@ class Engine:
         pe = self.players[player]
         if len(pe.edges) == 0:
             return
-        positive = np.maximum(regrets[pe.edges], 0.0)
-        self._normalise_into(pe, positive, sigma)
+        regret_match_groups(regrets, sigma, pe.firsts, pe.sizes, np.empty(regrets.shape[1]), True)
 
     def normalise(self, player: int, weights: np.ndarray, sigma: np.ndarray) -> None:
         """Write into ``sigma`` the player's strategy proportional to ``weights`` (cumulative
         strategy), uniform where a node's weights sum to 0."""
-        pe = self.players[player]
-        if len(pe.edges) == 0:
-            return
-        self._normalise_into(pe, np.maximum(weights[pe.edges], 0.0), sigma)
-
-    def _normalise_into(self, pe: _PlayerEdges, positive: np.ndarray, sigma: np.ndarray) -> None:
-        totals = np.add.reduceat(positive, pe.starts, axis=0)[pe.group_of_edge]
-        uniform = 1.0 / pe.size_of_edge[:, None]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            sigma[pe.edges] = np.where(totals > 0.0, positive / totals, uniform)
+        self.regret_matching(player, weights, sigma)
 
     # -------------------------------------------------------------------- passes
     def behaviour(self, sigma: np.ndarray) -> np.ndarray:
@@ -166,10 +166,11 @@ class Engine:
         others = [reach[p, terminals] for p in range(self.num_players) if p != player]
         columns = reach.shape[-1]
         if columns == self.num_hands:
-            return np.einsum(self._einsum[player], self.tree.utility[player], *others, optimize=False)
+            values: np.ndarray = np.einsum(self._einsum[player], self.tree.utility[player], *others, optimize=False)
+            return values
         batch = columns // self.num_hands
         shaped = [o.reshape(len(terminals), batch, self.num_hands) for o in others]
-        result = np.einsum(self._batched[player], self.tree.utility[player], *shaped, optimize=False)
+        result: np.ndarray = np.einsum(self._batched[player], self.tree.utility[player], *shaped, optimize=False)
         return result.reshape(len(terminals), columns)
 
     def values(
@@ -229,7 +230,8 @@ def _ranges(sizes: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     offsets = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return np.arange(total) - offsets
+    ranges: np.ndarray = np.arange(total) - offsets
+    return ranges
 
 
 __all__ = ["Engine"]

@@ -39,7 +39,7 @@ slowly: 0.01 after about 2,100 iterations (12 s), 0.002 after about 62,000, 0.00
 documented budget 300,000 iterations (see the class docstring). Sampling noise dominates, and the exploitability
 of the average is very sensitive to it (exact DCFR with Gaussian noise of 0.001 added to
 every regret is still at 0.0025 after 3,000 iterations). See
-:mod:`pokerbot.strategies.solvers.rules` for the update rules.
+:mod:`pokerbot.strategies.regret` for the update rules.
 
 The passes are full-width array operations with zero weight off the sampled block, so on
 games small enough to enumerate an iteration costs about as much as a CFR iteration and
@@ -52,11 +52,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerbot.strategies.regret import UpdateRule
 from pokerbot.strategies.solvers.cfr import Solver
 from pokerbot.strategies.solvers.engine import Engine
 from pokerbot.strategies.solvers.errors import SolverError
 from pokerbot.strategies.solvers.restriction import Restriction
-from pokerbot.strategies.solvers.rules import UpdateRule
 from pokerbot.strategies.solvers.tree import CHANCE, PublicTree
 
 
@@ -131,10 +131,12 @@ class OutcomeSamplingMCCFR(Solver):
     def _draw(self, q: np.ndarray) -> np.ndarray:
         """How many of the ``samples`` outcomes fall on each terminal (expected ``samples * q``)."""
         if not self.stratified:
-            return self.rng.multinomial(self.samples, q)
+            counts: np.ndarray = self.rng.multinomial(self.samples, q)
+            return counts
         expected = self.samples * q
         whole = np.floor(expected)
-        return whole + (self.rng.random(len(q)) < expected - whole)
+        drawn: np.ndarray = whole + (self.rng.random(len(q)) < expected - whole)
+        return drawn
 
     def _iterate(self, t: int) -> None:
         engine, tree = self.engine, self.tree
@@ -242,7 +244,8 @@ class ExternalSamplingMCCFR(Solver):
         pe = self.engine.players[player]
         within, start = self._slices(player, probabilities)
         draws = (1.0 - self.rng.random((len(pe.starts), probabilities.shape[1])))[pe.group_of_edge]
-        return ((start < draws) & (draws <= within)).astype(np.float64)
+        chosen: np.ndarray = ((start < draws) & (draws <= within)).astype(np.float64)
+        return chosen
 
     def _systematic_indicators(self, player: int, probabilities: np.ndarray) -> np.ndarray:
         """0/1 indicators ``[node, samples * hands]`` of ``player``'s sampled actions (1 elsewhere).

@@ -105,7 +105,8 @@ class InfosetRestriction(Restriction):
         e = self._edges
         strategy = _tile(sigma[e.edges], values.shape[-1])
         own = np.add.reduceat(strategy * values[e.edges], e.starts, axis=0)
-        return own[e.group_of_edge]
+        baseline: np.ndarray = own[e.group_of_edge]
+        return baseline
 
 
 def _tile(array: np.ndarray, columns: int) -> np.ndarray:

@@ -6,14 +6,17 @@ possible hole-card *hands* (every combination of ``numHoleCards`` cards of the d
 information set is a pair (decision node, hand of the player to act): see
 :mod:`pokerbot.protocol.infosets` for its ACPC key, e.g. ``Qh/Kh:rc/r``.
 
-The tree is built once by walking :class:`protocol.hand.HandState` (so legality, round
-ends, all-in run-outs and payoffs are the dealer's rules) and then stored as arrays:
+The tree is built once by :func:`~pokerbot.strategies.betting.tree.walk` (breadth first, board
+cards dealt at chance nodes; legality, round ends, all-in run-outs and payoffs are the dealer's
+rules) and then stored as arrays:
 
 * nodes are numbered breadth first, so node ``0`` is the root, the nodes of one depth are
   contiguous (``level_start``) and the children of a node are contiguous (``first_child``,
   ``num_children``) and in the order of their parents;
 * ``kind`` is :data:`DECISION`, :data:`CHANCE` (a board card deal, a public chance event)
-  or :data:`TERMINAL`; ``player`` is the 0-based position to act at decision nodes;
+  or :data:`TERMINAL` (the kinds of every betting tree,
+  :mod:`pokerbot.strategies.betting.tree`); ``player`` is the 0-based position to act at
+  decision nodes;
 * each non-root node is also the *edge* that leads to it: ``label`` is the action
   character (``f``, ``c`` or ``r``, children in that order) or the dealt board cards;
 * ``utility[i]`` holds player ``i``'s chance-weighted payoffs at the terminals, in chips:
@@ -29,7 +32,6 @@ or payoff tables would exceed :class:`TreeLimits` with :class:`UnsupportedGameEr
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
@@ -37,19 +39,16 @@ from math import comb
 
 import numpy as np
 
-from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import cards_text, public_suffix
+from pokerbot.strategies.betting.tree import CHANCE, DECISION, TERMINAL, TreeTooLargeError, dealt_cards, walk
 from pokerbot.strategies.solvers.errors import UnsupportedGameError
 from pokerbot.strategies.solvers.payoffs import hand_bitmasks, terminal_utilities
 
-DECISION, CHANCE, TERMINAL = 0, 1, 2
-"""Values of :attr:`PublicTree.kind`."""
 ACTION_CHARS = "fcr"
 """The action characters in the order children are stored (fold, call, raise)."""
-_ACTIONS: tuple[Action, ...] = (FOLD, CALL, LIMIT_RAISE)
 
 
 @dataclass(frozen=True)
@@ -146,15 +145,6 @@ class PublicTree:
         )
 
 
-@dataclass
-class _Pending:
-    state: HandState
-    dealt: int
-    parent: int
-    label: str
-    depth: int
-
-
 def _check_size(game: Game, limits: TreeLimits) -> None:
     if game.is_nolimit:
         raise UnsupportedGameError("no-limit games cannot be enumerated: the solvers handle limit games only")
@@ -176,13 +166,6 @@ def _check_size(game: Game, limits: TreeLimits) -> None:
         )
 
 
-def _rounds_needed(state: HandState, dealt: int) -> int:
-    """How many rounds' boards must be dealt before ``state`` can be played on or scored."""
-    if state.finished and not state.showdown():
-        return dealt
-    return state.round + 1
-
-
 def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
     """Enumerate the public tree of ``game`` (see the module docstring).
 
@@ -191,83 +174,51 @@ def build_tree(game: Game, limits: TreeLimits | None = None) -> PublicTree:
     limits = limits or TreeLimits()
     _check_size(game, limits)
     hands = tuple(combinations(sorted(game.deck), game.num_hole_cards))
-    kind: list[int] = []
-    player: list[int] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    first_child: list[int] = []
-    num_children: list[int] = []
-    label: list[str] = []
-    suffix: list[str] = []
-    boards: list[tuple[Card, ...]] = []
-    terminal_states: list[HandState] = []
-    terminal_nodes: list[int] = []
-    queue = deque([_Pending(HandState(game), 0, -1, "", 0)])
-    while queue:
-        item = queue.popleft()
-        index = len(kind)
-        state, dealt = item.state, item.dealt
-        parent.append(item.parent)
-        depth.append(item.depth)
-        label.append(item.label)
-        boards.append(state.board_cards)
-        needed = _rounds_needed(state, dealt)
-        while dealt < needed and game.num_board_cards[dealt] == 0:
-            dealt += 1
-        children: list[_Pending] = []
-        if dealt < needed:
-            kind.append(CHANCE)
-            player.append(-1)
-            suffix.append("")
-            rest = sorted(set(game.deck) - set(state.board_cards))
-            for cards in combinations(rest, game.num_board_cards[dealt]):
-                child = state.copy()
-                child.board_cards = state.board_cards + tuple(cards)
-                children.append(_Pending(child, dealt + 1, index, cards_text(cards), item.depth + 1))
-        elif state.finished:
-            kind.append(TERMINAL)
-            player.append(-1)
-            suffix.append("")
-            terminal_nodes.append(index)
-            terminal_states.append(state)
-        else:
-            kind.append(DECISION)
-            actor = state.current_player
-            assert actor is not None
-            player.append(actor)
-            suffix.append(public_suffix(state))
-            for char, action in zip(ACTION_CHARS, _ACTIONS, strict=True):
-                if state.can(action):
-                    child = state.copy()
-                    child.apply(action)
-                    children.append(_Pending(child, dealt, index, char, item.depth + 1))
-        first_child.append(index + 1 + len(queue) if children else -1)
-        num_children.append(len(children))
-        queue.extend(children)
-        if len(kind) + len(queue) > limits.max_nodes:
-            raise UnsupportedGameError(f"game too large to solve exactly: more than {limits.max_nodes} public nodes")
+    try:
+        nodes = walk(HandState(game), deal_boards=True, order="breadth", max_nodes=limits.max_nodes, keep_states=True)
+    except TreeTooLargeError:
+        raise UnsupportedGameError(
+            f"game too large to solve exactly: more than {limits.max_nodes} public nodes"
+        ) from None
+    states = nodes.states
+    assert states is not None
+    kind = nodes.kind
+    terminal_nodes = np.flatnonzero(kind == TERMINAL)
     entries = game.num_players * len(terminal_nodes) * len(hands) ** game.num_players
     if entries > limits.max_payoff_entries:
         raise UnsupportedGameError(
             f"game too large to solve exactly: payoff tables need {entries} entries (limit {limits.max_payoff_entries})"
         )
+    label = [""] * nodes.num_nodes
+    for node, actions in enumerate(nodes.actions):
+        first = int(nodes.child_start[node])
+        for k, action in enumerate(actions):
+            label[int(nodes.child[first + k])] = ACTION_CHARS[int(action.kind)]
+    for chance in np.flatnonzero(kind == CHANCE):
+        for child in nodes.child[nodes.child_start[chance] : nodes.child_start[chance + 1]]:
+            label[int(child)] = cards_text(dealt_cards(nodes, int(child)))
+    suffix = tuple(public_suffix(state) if k == DECISION else "" for k, state in zip(kind.tolist(), states))
     hand_bits = hand_bitmasks(hands)
-    board_bits = np.array([sum(1 << card for card in board) for board in boards], dtype=np.int64)
+    board_bits = np.array([sum(1 << card for card in state.board_cards) for state in states], dtype=np.int64)
     valid = (hand_bits[None, :] & board_bits[:, None]) == 0
-    utility = terminal_utilities(game, hands, terminal_states)
+    utility = terminal_utilities(game, hands, [states[int(node)] for node in terminal_nodes])
+    num_children = nodes.num_children
+    inner = num_children > 0
+    first_child = np.full(nodes.num_nodes, -1, dtype=np.int64)
+    first_child[inner] = nodes.child[nodes.child_start[:-1][inner]]  # breadth first: siblings contiguous
     return PublicTree(
         game=game,
         hands=hands,
-        kind=np.array(kind, dtype=np.int8),
-        player=np.array(player, dtype=np.int8),
-        parent=np.array(parent, dtype=np.int64),
-        first_child=np.array(first_child, dtype=np.int64),
-        num_children=np.array(num_children, dtype=np.int64),
-        depth=np.array(depth, dtype=np.int64),
+        kind=kind.astype(np.int8),
+        player=nodes.player.astype(np.int8),
+        parent=nodes.parent,
+        first_child=first_child,
+        num_children=num_children,
+        depth=nodes.depth,
         label=tuple(label),
-        suffix=tuple(suffix),
+        suffix=suffix,
         valid=valid,
-        terminals=np.array(terminal_nodes, dtype=np.int64),
+        terminals=terminal_nodes.astype(np.int64),
         utility=utility,
     )
 
