@@ -31,6 +31,11 @@ LIMIT_EXPLOIT_FIRST_ROUND = 1
 """The first round ``resolve-exploit`` re-solves in limit hold'em in a hand where the model
 has weight (``p > 0``): from the flop, so that the model shapes the flop's and the turn's
 betting too; a hand at ``p = 0`` is re-solved from :data:`LIMIT_FIRST_ROUND`."""
+NOLIMIT_EXPLOIT_FIRST_ROUND = 0
+"""The first round ``adaptive`` re-solves in no-limit hold'em in a hand where the model has
+weight (``p > 0``): the pre-flop round, so that the model shapes the whole hand (leaves at the
+flop valued by the pre-flop run-out matrix); a hand at ``p = 0`` plays the blueprint before the
+flop."""
 
 
 def plays(game: Game) -> bool:
@@ -88,7 +93,9 @@ def exploit_factory(game: Game, seed: int | None = None, settings: ResolveSettin
     setup = player_setup(game, seed, settings)
     action_model = models_for_game(game)[0]
     model = HoldingModel(holding_space(game), ActionModelFrequencies(action_model))
-    exploit_from = None if game.is_nolimit or setup.first_round == 0 else LIMIT_EXPLOIT_FIRST_ROUND
+    exploit_from = None
+    if setup.first_round != 0:
+        exploit_from = NOLIMIT_EXPLOIT_FIRST_ROUND if game.is_nolimit else LIMIT_EXPLOIT_FIRST_ROUND
     return ResolvingExploiter(
         game,
         seed,
@@ -103,6 +110,7 @@ __all__ = [
     "DEFAULT_SECONDS",
     "LIMIT_EXPLOIT_FIRST_ROUND",
     "LIMIT_FIRST_ROUND",
+    "NOLIMIT_EXPLOIT_FIRST_ROUND",
     "ResolveSettings",
     "exploit_factory",
     "parse_settings",

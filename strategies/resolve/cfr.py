@@ -130,6 +130,9 @@ class SubgameSolver:
             self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
         self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
+        self._by_class = space.live_runout_classes(board) if self._leaves.size else None
+        """Before hold'em's flop, where every range is the same over a class's holdings: the
+        leaves' products by class (eight times fewer)."""
         order = np.zeros(0, dtype=np.int64)
         bounds = np.zeros(1, dtype=np.int64)
         if ((tree.kind == TERMINAL) & (tree.folder < 0)).any():
@@ -205,7 +208,11 @@ class SubgameSolver:
     def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
         tree = self.tree
         _terminals(tree.arrays, reach, player, self._showdowns, values)
-        if self._matrix is not None:
+        if self._by_class is not None:
+            leaves = self._leaves
+            representatives, columns = self._by_class
+            values[leaves] = (reach[leaves][:, representatives] @ columns) * tree.stake[leaves, None].astype(np.float32)
+        elif self._matrix is not None:
             leaves = self._leaves
             values[leaves] = (reach[leaves] @ self._matrix.T) * tree.stake[leaves, None].astype(np.float32)
 
