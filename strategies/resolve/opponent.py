@@ -38,6 +38,7 @@ from pokerbot.protocol.actions import Action
 from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.protocol.cards import Card
 from pokerbot.protocol.hand import HandState
+from pokerbot.strategies.resolve.shown import ShownRanges
 from pokerbot.strategies.resolve.tree import DECISION, SubgameTree
 
 _PASSIVE = (ActionClass.CHECK, ActionClass.CALL)
@@ -107,10 +108,19 @@ def _ranked_percentiles(ranking: tuple[np.ndarray, np.ndarray, np.ndarray], weig
 class HoldingModel:
     """The opponent's per-holding strategy and range for the subgame solver (module docstring)."""
 
-    def __init__(self, space: HoldingSpace, frequencies: Frequencies, link: StrengthLink | None = None) -> None:
+    def __init__(
+        self,
+        space: HoldingSpace,
+        frequencies: Frequencies,
+        link: StrengthLink | None = None,
+        shown: ShownRanges | None = None,
+    ) -> None:
+        """``shown``: the showdowns' update of each kind of decision's range (:mod:`.shown`;
+        default a fresh one at :data:`~.shown.PRIOR_WEIGHT`)."""
         self.space = space
         self.frequencies = frequencies
         self.link = link if link is not None else StrengthLink()
+        self.shown = shown if shown is not None else ShownRanges()
         self._strengths: dict[tuple[Card, ...], np.ndarray] = {}
         self._rankings: dict[tuple[Card, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
@@ -172,6 +182,8 @@ class HoldingModel:
             else:
                 shaped = by_raise * (p / aggressive if aggressive > 0.0 else 0.0)
             table[c] = alpha * shaped + (1.0 - alpha) * p
+        if self.shown.counts:
+            return self.shown.reshape(state, q, np.where(valid, reach, 0.0), table)
         return table
 
     # ------------------------------------------------------------------ the subgame
@@ -223,11 +235,13 @@ class HoldingModel:
 
     # ------------------------------------------------------------------ learning
     def learn_showdown(self, state: HandState, position: int, hole: tuple[Card, ...]) -> int:
-        """Learn the link from the decisions ``position`` took in the finished hand ``state``,
-        where it showed ``hole``; returns how many were learnt."""
+        """Learn the link, and the shown ranges (:mod:`.shown`), from the decisions ``position``
+        took in the finished hand ``state``, where it showed ``hole``; returns how many were
+        learnt."""
         board = tuple(state.visible_board())
         replay = HandState(state.game, board_cards=board)
         h = self.space.index(hole)
+        reach = self.space.valid(board).astype(np.float64)
         learnt = 0
         for _round, actor, action in state.history():
             if actor == position:
@@ -244,7 +258,11 @@ class HoldingModel:
                     expected = fold + passive / 2.0
                 else:
                     expected = 1.0 - (1.0 - fold - passive) / 2.0
+                in_range = np.where(valid, reach, 0.0)
+                within = float(_ranked_percentiles(self._ranking(seen), in_range)[h])
+                reach = reach * self.class_table(replay, seen, reach).get(taken, np.zeros(self.space.size))
                 self.link.add(shown, expected)
+                self.shown.add(replay, taken, within)
                 learnt += 1
             replay.apply(action)
         return learnt
