@@ -6,6 +6,7 @@
 * :mod:`.player`: the ``resolve`` strategy (a blueprint's trunk, then re-solving);
 * :mod:`.exact`: the player's whole strategy as a table in small games (exact exploitability);
 * :mod:`.opponent`: the opponent model inside a subgame (its strategy for every holding);
+* :mod:`.shown`: that model's ranges moved toward the holdings shown at showdowns;
 * :mod:`.exploiter`: the ``resolve-exploit`` strategy (a restricted Nash response to the model
   at every decision, its weight set by the safety rule);
 * :mod:`.settings`: the player's settings, and the registry argument that sets them.
