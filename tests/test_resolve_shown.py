@@ -67,9 +67,7 @@ def test_the_range_of_a_rarely_taken_bet_moves_to_what_was_shown():
     while bets < 20:
         h = int(rng.choice(live))
         hole = tuple(int(c) for c in space.cards[h])
-        ours = next(
-            tuple(int(c) for c in space.cards[o]) for o in rng.permutation(live) if not space.conflicts[h, o]
-        )
+        ours = next(tuple(int(c) for c in space.cards[o]) for o in rng.permutation(live) if not space.conflicts[h, o])
         state = _river(game, hole, ours)
         if not top[h]:
             continue  # it checks: a check shown teaches the check's range, not the bet's
