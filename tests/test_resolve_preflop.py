@@ -15,6 +15,7 @@ from pokerbot.protocol.analysis.matchups import holding_space
 from pokerbot.protocol.analysis.preflop import preflop_equity
 from pokerbot.protocol.analysis.preflop_matrix import (
     preflop_class_columns,
+    preflop_leaves,
     preflop_runout_matrix,
     shared_preflop_matrix,
 )
@@ -76,8 +77,9 @@ def test_products_by_class_equal_the_full_products_for_symmetric_ranges():
     reach = by_class[class_of_holding()].astype(np.float32)
     full = shared_preflop_matrix() @ reach
     assert np.allclose(columns.T @ reach[representatives], full, atol=1e-3)
-    assert space.live_runout_classes(()) is not None
-    assert space.live_runout_classes(tuple(HOLDINGS[0]) + (8,)) is None
+    assert preflop_leaves(space, ()) is not None
+    assert preflop_leaves(space, (int(HOLDINGS[0][0]), int(HOLDINGS[0][1]), 8)) is None
+    assert preflop_leaves(holding_space(load_game("leduc")), ()) is None
 
 
 def test_a_preflop_solve_is_the_same_by_class():
@@ -89,6 +91,7 @@ def test_a_preflop_solve_is_the_same_by_class():
     by_class.iterate(5)
     full = SubgameSolver(tree, space, (), ranges)
     full._by_class = None  # every product over all 1,326 holdings
+    full._matrix = shared_preflop_matrix()
     full.iterate(5)
     assert np.allclose(by_class.average_strategy(), full.average_strategy(), atol=1e-3)
 

@@ -106,27 +106,14 @@ class HoldingSpace:
         """The run-out matrix of ``board`` (see the module docstring), float32 ``[size, size]``
         (or ``dtype``: the same values converted).
 
-        Exact: every completion of the board is ranked, except hold'em's empty board (an
-        estimate: :mod:`~pokerbot.protocol.analysis.preflop_matrix`). A complete board gives
-        the signs of its showdowns. The live part is cached per board (the last few)."""
+        Exact: every completion of the board is ranked. A complete board gives the signs of
+        its showdowns. The live part is cached per board (the last few)."""
         return _runout_matrix(self, tuple(sorted(board)), dtype)
 
     def live_runout_matrix(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
         """:meth:`runout_matrix` restricted to the holdings ``board`` leaves (rows and columns
         in the order of ``np.flatnonzero(self.valid(board))``), float32, cached."""
         return _live_runout_matrix(self, tuple(sorted(board)))
-
-    def live_runout_classes(self, board: tuple[Card, ...] | list[Card]) -> tuple[np.ndarray, np.ndarray] | None:
-        """Where every range over the board's holdings gives the holdings of a class the same
-        weight (hold'em's empty board: the game is symmetric under the suits), the live run-out
-        matrix summed by class: ``(representatives, columns)`` with ``M @ r`` equal to
-        ``columns.T @ r[representatives]``
-        (:func:`~pokerbot.protocol.analysis.preflop_matrix.preflop_class_columns`); None elsewhere."""
-        if self._holdem and not board:
-            from pokerbot.protocol.analysis.preflop_matrix import preflop_class_columns
-
-            return preflop_class_columns()
-        return None
 
     def strength(self, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
         """Every holding's equity (ties half) against one uniformly random holding on ``board``,
@@ -197,10 +184,6 @@ def _live_runout_matrix(space: HoldingSpace, board: tuple[Card, ...]) -> np.ndar
     found = _LIVE.get(key)
     if found is not None:
         return found
-    if space._holdem and not board:
-        from pokerbot.protocol.analysis.preflop_matrix import shared_preflop_matrix
-
-        return shared_preflop_matrix()
     live = np.flatnonzero(space.valid(board))
     cards = np.ascontiguousarray(space.cards[live])
     need = space.total_board - len(board)

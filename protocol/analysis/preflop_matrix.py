@@ -2,9 +2,9 @@
 
 ``M[h, o]`` is the expected sign (+1 win, 0 tie, -1 loss) of holding ``h``'s showdown against
 ``o`` over the five board cards dealt uniformly from the 48 cards neither uses (0 where the two
-share a card): :meth:`~pokerbot.protocol.analysis.matchups.HoldingSpace.runout_matrix` of the
-empty board, ``stake * M @ r`` every holding's value against a range ``r`` all in before the
-flop. Ranking every one of the 2,598,960 boards for the 1,326 x 1,326 pairs is out of reach at
+share a card): what :meth:`~pokerbot.protocol.analysis.matchups.HoldingSpace.runout_matrix`
+would be for the empty board, ``stake * M @ r`` every holding's value against a range ``r``
+all in before the flop. Ranking every one of the 2,598,960 boards for the 1,326 x 1,326 pairs is out of reach at
 play time, so :func:`preflop_runout_matrix` estimates it: ``boards`` seeded random boards, each
 pair counted on the boards that spare its four cards (about 66 % of them), summed over the 24
 permutations of the suits (under which the game is symmetric), then each row's luck of the
@@ -23,8 +23,9 @@ from functools import cache
 import numpy as np
 
 from pokerbot.protocol.analysis.holdings import HOLDINGS
+from pokerbot.protocol.analysis.matchups import HoldingSpace, _accumulate_signs, _dense_ranks, _rank_completions
 from pokerbot.protocol.analysis.preflop import NUM_CLASSES, class_of_holding, preflop_equity
-from pokerbot.protocol.cards import NUM_CARDS
+from pokerbot.protocol.cards import NUM_CARDS, Card
 
 BOARDS = 2000
 """Random boards of the default estimate (module docstring)."""
@@ -58,12 +59,19 @@ def preflop_class_columns() -> tuple[np.ndarray, np.ndarray]:
     return representatives, columns
 
 
+def preflop_leaves(space: HoldingSpace, board: tuple[Card, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`preflop_class_columns` where ``space`` is hold'em's and ``board`` empty (every
+    range there gives the holdings of a class the same weight: the game is symmetric under the
+    suits); None elsewhere."""
+    if board or not (space.game.is_standard_deck and space.hole == 2 and space.total_board == 5):
+        return None
+    return preflop_class_columns()
+
+
 def preflop_runout_matrix(boards: int = BOARDS, seed: int = SEED) -> np.ndarray:
     """The estimated pre-flop run-out matrix (module docstring), float32 ``[1326, 1326]`` over
     :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`, antisymmetric, 0 where two holdings
     share a card."""
-    from pokerbot.protocol.analysis.matchups import _accumulate_signs, _dense_ranks, _rank_completions
-
     if not 1 <= boards <= 30_000:
         raise ValueError("the pre-flop matrix needs 1 to 30,000 boards")
     cards = np.ascontiguousarray(HOLDINGS, dtype=np.int64)

@@ -13,7 +13,8 @@ get values that mean nothing: their reach is always 0): a holding's value at a n
 the sum, over the opponent holdings that share none of its cards, of the opponent's reach
 times the payoff (fold: a folder loses what it put in; showdown and leaf: ``stake`` times the
 expected sign of the showdown, :meth:`~pokerbot.protocol.analysis.matchups.HoldingSpace.runout_matrix` where cards are
-still to come). Terminal values cost O(n) per fold or river showdown (ranks sorted once per
+still to come; before hold'em's flop its estimate, :mod:`~pokerbot.protocol.analysis.preflop_matrix`).
+Terminal values cost O(n) per fold or river showdown (ranks sorted once per
 board, prefix sums per card for card removal) and one matrix product per leaf.
 
 **Re-solving gadget** (Burch, Johanson and Bowling, "Solving imperfect information games using
@@ -33,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from pokerbot.protocol.analysis.matchups import HoldingSpace
+from pokerbot.protocol.analysis.preflop_matrix import preflop_leaves
 from pokerbot.strategies.betting.tree import TreeArrays
 from pokerbot.strategies.regret import RULES, regret_match
 from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, SubgameTree
@@ -129,10 +131,12 @@ class SubgameSolver:
             model_range = np.ascontiguousarray(model.range[live], dtype=np.float32)
             self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
-        self._matrix: np.ndarray | None = space.live_runout_matrix(board) if self._leaves.size else None
-        self._by_class = space.live_runout_classes(board) if self._leaves.size else None
-        """Before hold'em's flop, where every range is the same over a class's holdings: the
-        leaves' products by class (eight times fewer)."""
+        self._by_class = preflop_leaves(space, self.board) if self._leaves.size else None
+        """Before hold'em's flop: the leaves' products by class (the estimated pre-flop run-out
+        matrix, :mod:`~pokerbot.protocol.analysis.preflop_matrix`), eight times fewer."""
+        self._matrix: np.ndarray | None = None
+        if self._leaves.size and self._by_class is None:
+            self._matrix = space.live_runout_matrix(board)
         order = np.zeros(0, dtype=np.int64)
         bounds = np.zeros(1, dtype=np.int64)
         if ((tree.kind == TERMINAL) & (tree.folder < 0)).any():
