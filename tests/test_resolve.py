@@ -16,7 +16,7 @@ from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
-from pokerbot.strategies.resolve.continual import SolveBudget
+from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
 from pokerbot.strategies.resolve.exact import resolved_policy
 from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, build_subgame
 from pokerbot.strategies.solvers import exploitability, solve
@@ -120,6 +120,39 @@ def test_a_river_subgame_converges_against_its_exact_best_response():
     assert late < 0.005 * state.pot
 
 
+def test_a_warm_start_plays_its_strategy_first_and_a_converged_one_stays_converged():
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state)
+    board = tuple(state.visible_board())
+    valid = space.valid(board)
+    ranges = np.ones((2, space.size))
+    converged = SubgameSolver(tree, space, board, ranges)
+    converged.iterate(500)
+    equilibrium = converged.average_strategy()
+    rng = np.random.default_rng(5)
+    other = rng.random(equilibrium.shape)
+    warm = SubgameSolver(tree, space, board, ranges)
+    warm.warm_start(other, 10)
+    assert warm.iterations == 0
+    start = warm.average_strategy()  # its own rows normalised, before any iteration
+    node = int(np.flatnonzero(tree.kind == DECISION)[1])
+    base, count = int(tree.slot[node]), int(tree.num_actions[node])
+    block = other[base : base + count][:, valid]
+    assert start[base : base + count][:, valid] == pytest.approx(block / block.sum(axis=0), rel=1e-5)
+    with pytest.raises(ValueError, match="before its first iteration"):
+        converged.warm_start(other, 10)
+    cold = SubgameSolver(tree, space, board, ranges)
+    cold.iterate(10)
+    from_equilibrium = SubgameSolver(tree, space, board, ranges)
+    from_equilibrium.warm_start(equilibrium, 30)
+    from_equilibrium.iterate(10)
+    assert from_equilibrium.iterations == 10
+    # 10 iterations from the equilibrium stay near it; 10 from the uniform strategy do not
+    assert from_equilibrium.exploitability() < 0.5 * cold.exploitability()
+    assert from_equilibrium.exploitability() < 2.0 * converged.exploitability() + 0.002 * state.pot
+
+
 def test_the_gadget_keeps_the_opponent_at_its_earlier_values():
     """Re-solving with the opponent's best-response values as bounds: its best response to the
     new strategy gains at most the solver's error over them (safety)."""
@@ -179,6 +212,28 @@ def test_the_safe_start_bounds_the_first_re_solve_by_the_blueprints_values(leduc
     )
     assert safe < 0.75 * before
     assert safe > 0.13088 + 0.05  # the range start's 0.13088 (docs/resolve.md) is lower
+
+
+def test_a_floor_drops_the_unlikely_actions_of_what_is_played():
+    game = load_game("leduc")
+    space = HoldingSpace(game)
+
+    def uniform(state: HandState) -> tuple[np.ndarray, np.ndarray]:
+        return np.ones(space.size), np.ones(space.size)
+
+    state = HandState(game)
+    state.apply(LIMIT_RAISE)  # the second player faces a raise: fold, call, raise
+    budget = SolveBudget(iterations=30)
+    free = ContinualResolver(game, 1, uniform, 0).decision(state, budget).strategy
+    floored = ContinualResolver(game, 1, uniform, 0, floor=0.2).decision(state, budget).strategy
+    assert ((free > 0.0) & (free < 0.2)).any()  # what the floor drops
+    assert not ((floored > 0.0) & (floored < 0.2)).any()
+    assert floored.sum(axis=0) == pytest.approx(np.ones(space.size))
+    kept = free >= 0.2
+    ratio = floored[kept] / free[kept]
+    assert (ratio >= 1.0 - 1e-6).all()  # the rest renormalised
+    with pytest.raises(ValueError, match="floor"):
+        ContinualResolver(game, 1, uniform, 0, floor=0.5)
 
 
 # ---------------------------------------------------------------- the player

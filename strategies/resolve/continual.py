@@ -22,6 +22,12 @@ opponent's values are those of the leaf that ended the round, for the cards that
 Everything is a function of the public history and the solves' settings: the same history
 gives the same strategy for every holding (solves are kept per hand, so a strategy asked for a
 hypothetical betting is solved once, and a decision made under a clock is remembered as made).
+Two options shape a solve: ``warm`` starts it where the trunk's strategy for the round stands
+(``trunk_strategy``, both positions; :meth:`~.cfr.SubgameSolver.warm_start`, as if played for
+``warm`` iterations) instead of the uniform strategy; ``floor`` purifies what is played: at our
+decisions an action the solve gives a holding less than ``floor`` of is dropped and the rest
+renormalised (the opponent's values after our action are its best response to that).
+
 The guarantee (DeepStack's theorem 1 and Burch et al.): the exploitability of the re-solved
 strategy exceeds the trunk's only by the re-solves' own errors and the leaves' value errors.
 """
@@ -113,11 +119,18 @@ class ContinualResolver:
         start: str = "range",
         opponent: OpponentHook | None = None,
         trunk_strategy: TrunkStrategy | None = None,
+        *,
+        warm: int = 0,
+        floor: float = 0.0,
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
         if start == "blueprint" and trunk_strategy is None:
             raise ValueError("the blueprint start needs the trunk's strategy")
+        if warm < 0 or not 0.0 <= floor < 0.5:
+            raise ValueError("warm is at least 0 iterations and floor in [0, 0.5)")
+        self.warm = warm
+        self.floor = floor
         self.opponent = opponent
         self.trunk_strategy = trunk_strategy
         self.game = game
@@ -290,6 +303,8 @@ class ContinualResolver:
         board = tuple(state.visible_board())
         model = None if self.opponent is None else self.opponent(tree, anchor.state, board, us)
         solver = SubgameSolver(tree, self.space, board, ranges, gadget, model)
+        if self.warm and self.trunk_strategy is not None:
+            solver.warm_start(self._trunk_table(tree), self.warm)
         stop = deadline
         if budget.seconds is not None:
             limit = started + budget.seconds
@@ -308,16 +323,41 @@ class ContinualResolver:
             before = time.monotonic()
             solver.iterate(count)
             each = (time.monotonic() - before) / count
-        strategy = solver.strategy_at(node)
-        br = solver.best_response_values(them)
-        children = tree.children[node, : tree.num_actions[node]]
+        played = solver.average_strategy()
+        if self.floor > 0.0:
+            _purify(tree, played, us, self.floor)
+        br = solver.best_response_values(them, played)
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        children = tree.children[node, :count]
         return Decision(
             actions=tree.actions[node],
-            strategy=strategy,
+            strategy=played[base : base + count],
             bounds_after=br[children].copy(),
             iterations=solver.iterations,
             seconds=time.monotonic() - started,
         )
+
+    def _trunk_table(self, tree: SubgameTree) -> np.ndarray:
+        """The trunk's strategy over ``tree`` at both positions' decisions, ``[slot, holding]``."""
+        assert self.trunk_strategy is not None
+        table = self.trunk_strategy(tree, 0)
+        theirs = self.trunk_strategy(tree, 1)
+        for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == 1)):
+            base, count = int(tree.slot[node]), int(tree.num_actions[node])
+            table[base : base + count] = theirs[base : base + count]
+        return table
+
+
+def _purify(tree: SubgameTree, strategy: np.ndarray, position: int, floor: float) -> None:
+    """At ``position``'s decisions of ``strategy`` (``[slot, holding]``), each holding's actions
+    below ``floor`` dropped and the rest renormalised (its likeliest action kept)."""
+    for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        block = strategy[base : base + count]
+        top = block.max(axis=0)
+        kept = np.where((block >= floor) | (block == top), block, 0.0)
+        total = kept.sum(axis=0)
+        np.divide(kept, total, out=block, where=total > 0.0)
 
 
 _CONTROLLER: list[ThreadpoolController] = []
