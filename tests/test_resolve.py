@@ -236,6 +236,22 @@ def test_a_floor_drops_the_unlikely_actions_of_what_is_played():
         ContinualResolver(game, 1, uniform, 0, floor=0.5)
 
 
+@pytest.mark.slow
+def test_at_the_shipped_budget_neither_a_warm_start_nor_a_floor_lowers_leducs_exploitability(leduc_blueprint):
+    # docs/resolve.md's table (benchmarks/resolve_leduc.py --shipped): 30 iterations a solve, the
+    # CFR-20 blueprint's first round; the shipped settings (no warm start, no floor) are the lowest.
+    game, blueprint = leduc_blueprint
+    budget = SolveBudget(iterations=30)
+
+    def exploitability_with(warm: int, floor: float) -> float:
+        policy = resolved_policy(game, budget, first_round=1, trunk=blueprint, warm=warm, floor=floor)
+        return exploitability(game, policy)
+
+    shipped, warm, floor = exploitability_with(0, 0.0), exploitability_with(10, 0.0), exploitability_with(0, 0.1)
+    assert (shipped, warm, floor) == pytest.approx((0.17343, 0.27619, 0.20176), abs=1e-4)
+    assert shipped < min(warm, floor)
+
+
 # ---------------------------------------------------------------- the player
 def test_resolve_is_registered_and_reads_its_budget():
     registry = default_registry()
