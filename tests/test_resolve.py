@@ -243,13 +243,16 @@ def test_at_the_shipped_budget_neither_a_warm_start_nor_a_floor_lowers_leducs_ex
     game, blueprint = leduc_blueprint
     budget = SolveBudget(iterations=30)
 
-    def exploitability_with(warm: int, floor: float) -> float:
-        policy = resolved_policy(game, budget, first_round=1, trunk=blueprint, warm=warm, floor=floor)
+    def exploitability_with(warm: int, floor: float, warm_from: str = "trunk") -> float:
+        policy = resolved_policy(
+            game, budget, first_round=1, trunk=blueprint, warm=warm, warm_from=warm_from, floor=floor
+        )
         return exploitability(game, policy)
 
     shipped, warm, floor = exploitability_with(0, 0.0), exploitability_with(10, 0.0), exploitability_with(0, 0.1)
-    assert (shipped, warm, floor) == pytest.approx((0.17343, 0.27619, 0.20176), abs=1e-4)
-    assert shipped < min(warm, floor)
+    earlier = exploitability_with(10, 0.0, "solve")
+    assert (shipped, warm, floor, earlier) == pytest.approx((0.17343, 0.27619, 0.20176, 0.18290), abs=1e-4)
+    assert shipped < min(warm, floor, earlier)
 
 
 # ---------------------------------------------------------------- the player

@@ -77,6 +77,7 @@ def resolved_policy(
     opponent: OpponentHook | None = None,
     *,
     warm: int = 0,
+    warm_from: str = "trunk",
     floor: float = 0.0,
 ) -> Policy:
     """The re-solving player's strategy at every information set of a small limit ``game``,
@@ -117,6 +118,7 @@ def resolved_policy(
                 opponent,
                 trunk_strategy,
                 warm=warm,
+                warm_from=warm_from,
                 floor=floor,
             )
             for p in (0, 1)
