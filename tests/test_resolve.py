@@ -332,6 +332,44 @@ def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
     assert outcomes[0] == outcomes[1]
 
 
+def test_the_warm_start_reads_the_blueprints_probabilities_onto_the_subgames_actions():
+    import dataclasses
+
+    from pokerbot.protocol.cards import cards_from_string
+    from pokerbot.strategies.resolve.player import PlayerSetup, ResolvingPlayer, _nearest
+
+    game = load_game("holdem-nolimit-2p")
+    shipped = default_registry().create("resolve:30iterations", game, 3)
+    assert isinstance(shipped, ResolvingPlayer)
+    assert (shipped.settings.warm, shipped.settings.floor) == (0, 0.0)  # what pokerbot match ships
+    settings = dataclasses.replace(shipped.settings, warm=10)
+    setup = PlayerSetup(trunk=shipped.trunk, range_of=shipped.range_of, first_round=1, settings=settings)
+    player = ResolvingPlayer(game, 3, setup)
+    board = tuple(cards_from_string("As7d2c9h4s"))
+    state = HandState(game, board_cards=board)
+    state.apply(Action.raise_to(300))
+    state.apply(CALL)  # the flop: the big blind to act first
+    hole = tuple(cards_from_string("KhQh"))
+    player._start(MatchState(1, 0, state.view(1)))  # hand 0, the big blind's seat
+    tree = build_subgame(state)
+    table = player._trunk_strategy(tree, state.current_player)
+    space = player.space
+    h = space.index(hole)
+    expected = np.zeros(int(tree.num_actions[0]))
+    real = HandState(game, hole_cards=[(), hole], board_cards=board)
+    for action in state.history():
+        real.apply(action[2])
+    blueprint = shipped.trunk.action_probabilities(MatchState(1, 0, real.view(1)))
+    for action, p in blueprint.items():
+        expected[_nearest(tree.actions[0], action)] += p
+    assert table[: tree.num_actions[0], h] == pytest.approx(expected, abs=1e-9)
+    ours = np.flatnonzero((tree.kind == DECISION) & (tree.player == state.current_player))
+    valid = space.valid(board)
+    for node in ours:  # a distribution for every holding at every decision of the position
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        assert table[base : base + count][:, valid].sum(axis=0) == pytest.approx(np.ones(int(valid.sum())))
+
+
 def test_in_limit_resolve_plays_the_blueprint_to_the_river_and_re_solves_the_river():
     from pokerbot.bot.matches.inprocess import run_inprocess_match
     from pokerbot.strategies.resolve import LIMIT_FIRST_ROUND

@@ -130,7 +130,8 @@ class ResolvingPlayer(Strategy):
         self.space = holding_space(game)
         sizing = self.settings.sizing if game.is_nolimit else None
         self._hand: tuple[int, int] | None = None
-        table = self._trunk_strategy if self.settings.warm and isinstance(range_of, PlayerRange) else None
+        knows = isinstance(range_of, PlayerRange) and getattr(range_of.trunk, "ranges", None) is not None
+        table = self._trunk_strategy if self.settings.warm and knows else None
         self._resolvers = [
             ContinualResolver(
                 game,
