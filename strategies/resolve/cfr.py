@@ -531,7 +531,16 @@ def _normalize_rows(tree: TreeArrays, strategy: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _seed(tree, tables, strategy, values, own, who, iterations, weight):
+def _seed(
+    tree: TreeArrays,
+    tables: SubgameTables,
+    strategy: np.ndarray,
+    values: np.ndarray,
+    own: np.ndarray,
+    who: int,
+    iterations: np.float32,
+    weight: np.float32,
+) -> None:
     """A warm start's tables at ``who``'s decisions: each action's regret ``iterations`` times
     its probability times the spread of the children's values (``values``, both playing
     ``strategy``), the average's sum ``weight`` times ``own`` reach times the probability."""
