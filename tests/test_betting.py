@@ -109,7 +109,9 @@ def test_bet_sizing_counts_raises_over_the_round_or_from_the_root():
     state = HandState(NOLIMIT)
     state.apply(Action.raise_to(300))  # the big blind faces 300: 600 in the pot after calling
     per_round = BetSizing.uniform((1.0,), all_in=True, max_raises=1)
-    from_root = BetSizing(bets=((0.5,),), raises=((1.0,),), all_in=True, max_raises=1, count_from="root")
+    from_root = BetSizing(
+        bets=((0.5,),), raises=((1.0,),), all_in=True, max_raises=1, count_from="root", all_in_pots=None
+    )
     assert per_round.raise_actions(state) == []
     assert from_root.raise_actions(state, raises_made=0) == [Action.raise_to(900), Action.raise_to(20_000)]
     assert from_root.raise_actions(state, raises_made=1) == []
@@ -122,6 +124,31 @@ def test_bet_sizing_counts_raises_over_the_round_or_from_the_root():
             BetSizing(**bad)  # type: ignore[arg-type]
     with pytest.raises(BetSizingError, match="count_from"):
         BetSizing(count_from="hand")  # type: ignore[arg-type]
+
+
+def test_the_default_sizing_shoves_only_within_two_pots_of_the_stack():
+    deep = HandState(NOLIMIT, board_cards=tuple(range(5)))
+    deep.apply(CALL)
+    deep.apply(CALL)  # the flop: 200 in the pot, 19,900 behind each (an all-in of 99.5 pots)
+    sizing = BetSizing()
+    assert sizing.raise_actions(deep) == [Action.raise_to(100 + b) for b in (100, 150, 250)]  # 66: the min-bet
+    assert BetSizing(all_in_pots=None).raise_actions(deep)[-1] == Action.raise_to(20_000)
+    deep.apply(Action.raise_to(100 + 150))  # a bet of 0.75 pots: 19,750 behind after calling, 500 in the pot
+    assert sizing.raise_actions(deep) == [Action.raise_to(250 + 500)]  # a pot raise, no all-in
+    shallow = HandState(NOLIMIT, board_cards=tuple(range(5)))
+    shallow.apply(Action.raise_to(5_000))
+    shallow.apply(CALL)  # 10,000 in the pot, 15,000 behind each: an all-in of 1.5 pots
+    assert BetSizing.all_in_size(shallow) == 1.5
+    assert sizing.raise_actions(shallow) == [Action.raise_to(5_000 + b) for b in (3_300, 7_500, 12_500)] + [
+        Action.raise_to(20_000)
+    ]
+    called_off = HandState(NOLIMIT, board_cards=tuple(range(5)))
+    called_off.apply(Action.raise_to(1_000))
+    called_off.apply(CALL)
+    called_off.apply(Action.raise_to(8_000))  # 7,000 into 2,000: 12,000 behind a call, 16,000 in the pot
+    assert sizing.raise_actions(called_off) == [Action.raise_to(20_000)]  # the pot raise is the call-off all-in
+    with pytest.raises(BetSizingError, match="all_in_pots"):
+        BetSizing(all_in_pots=0.0)
 
 
 # ------------------------------------------------------------------ the builder

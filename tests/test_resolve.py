@@ -16,7 +16,7 @@ from pokerbot.strategies.base import UnknownStrategyError
 from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
-from pokerbot.strategies.resolve.continual import SolveBudget
+from pokerbot.strategies.resolve.continual import ContinualResolver, SolveBudget
 from pokerbot.strategies.resolve.exact import resolved_policy
 from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, build_subgame
 from pokerbot.strategies.solvers import exploitability, solve
@@ -120,6 +120,39 @@ def test_a_river_subgame_converges_against_its_exact_best_response():
     assert late < 0.005 * state.pot
 
 
+def test_a_warm_start_plays_its_strategy_first_and_a_converged_one_stays_converged():
+    state = _small_river_state()
+    space = HoldingSpace(state.game)
+    tree = build_subgame(state)
+    board = tuple(state.visible_board())
+    valid = space.valid(board)
+    ranges = np.ones((2, space.size))
+    converged = SubgameSolver(tree, space, board, ranges)
+    converged.iterate(500)
+    equilibrium = converged.average_strategy()
+    rng = np.random.default_rng(5)
+    other = rng.random(equilibrium.shape)
+    warm = SubgameSolver(tree, space, board, ranges)
+    warm.warm_start(other, 10)
+    assert warm.iterations == 0
+    start = warm.average_strategy()  # its own rows normalised, before any iteration
+    node = int(np.flatnonzero(tree.kind == DECISION)[1])
+    base, count = int(tree.slot[node]), int(tree.num_actions[node])
+    block = other[base : base + count][:, valid]
+    assert start[base : base + count][:, valid] == pytest.approx(block / block.sum(axis=0), rel=1e-5)
+    with pytest.raises(ValueError, match="before its first iteration"):
+        converged.warm_start(other, 10)
+    cold = SubgameSolver(tree, space, board, ranges)
+    cold.iterate(10)
+    from_equilibrium = SubgameSolver(tree, space, board, ranges)
+    from_equilibrium.warm_start(equilibrium, 30)
+    from_equilibrium.iterate(10)
+    assert from_equilibrium.iterations == 10
+    # 10 iterations from the equilibrium stay near it; 10 from the uniform strategy do not
+    assert from_equilibrium.exploitability() < 0.5 * cold.exploitability()
+    assert from_equilibrium.exploitability() < 2.0 * converged.exploitability() + 0.002 * state.pot
+
+
 def test_the_gadget_keeps_the_opponent_at_its_earlier_values():
     """Re-solving with the opponent's best-response values as bounds: its best response to the
     new strategy gains at most the solver's error over them (safety)."""
@@ -179,6 +212,47 @@ def test_the_safe_start_bounds_the_first_re_solve_by_the_blueprints_values(leduc
     )
     assert safe < 0.75 * before
     assert safe > 0.13088 + 0.05  # the range start's 0.13088 (docs/resolve.md) is lower
+
+
+def test_a_floor_drops_the_unlikely_actions_of_what_is_played():
+    game = load_game("leduc")
+    space = HoldingSpace(game)
+
+    def uniform(state: HandState) -> tuple[np.ndarray, np.ndarray]:
+        return np.ones(space.size), np.ones(space.size)
+
+    state = HandState(game)
+    state.apply(LIMIT_RAISE)  # the second player faces a raise: fold, call, raise
+    budget = SolveBudget(iterations=30)
+    free = ContinualResolver(game, 1, uniform, 0).decision(state, budget).strategy
+    floored = ContinualResolver(game, 1, uniform, 0, floor=0.2).decision(state, budget).strategy
+    assert ((free > 0.0) & (free < 0.2)).any()  # what the floor drops
+    assert not ((floored > 0.0) & (floored < 0.2)).any()
+    assert floored.sum(axis=0) == pytest.approx(np.ones(space.size))
+    kept = free >= 0.2
+    ratio = floored[kept] / free[kept]
+    assert (ratio >= 1.0 - 1e-6).all()  # the rest renormalised
+    with pytest.raises(ValueError, match="floor"):
+        ContinualResolver(game, 1, uniform, 0, floor=0.5)
+
+
+@pytest.mark.slow
+def test_at_the_shipped_budget_neither_a_warm_start_nor_a_floor_lowers_leducs_exploitability(leduc_blueprint):
+    # docs/resolve.md's table (benchmarks/resolve_leduc.py --shipped): 30 iterations a solve, the
+    # CFR-20 blueprint's first round; the shipped settings (no warm start, no floor) are the lowest.
+    game, blueprint = leduc_blueprint
+    budget = SolveBudget(iterations=30)
+
+    def exploitability_with(warm: int, floor: float, warm_from: str = "trunk") -> float:
+        policy = resolved_policy(
+            game, budget, first_round=1, trunk=blueprint, warm=warm, warm_from=warm_from, floor=floor
+        )
+        return exploitability(game, policy)
+
+    shipped, warm, floor = exploitability_with(0, 0.0), exploitability_with(10, 0.0), exploitability_with(0, 0.1)
+    earlier = exploitability_with(10, 0.0, "solve")
+    assert (shipped, warm, floor, earlier) == pytest.approx((0.17343, 0.27619, 0.20176, 0.18290), abs=1e-4)
+    assert shipped < min(warm, floor, earlier)
 
 
 # ---------------------------------------------------------------- the player
@@ -256,6 +330,44 @@ def test_resolve_plays_heads_up_no_limit_legally_and_reproducibly():
         assert not any(outcome.illegal_actions.values())
         outcomes.append(outcome.totals)
     assert outcomes[0] == outcomes[1]
+
+
+def test_the_warm_start_reads_the_blueprints_probabilities_onto_the_subgames_actions():
+    import dataclasses
+
+    from pokerbot.protocol.cards import cards_from_string
+    from pokerbot.strategies.resolve.player import PlayerSetup, ResolvingPlayer, _nearest
+
+    game = load_game("holdem-nolimit-2p")
+    shipped = default_registry().create("resolve:30iterations", game, 3)
+    assert isinstance(shipped, ResolvingPlayer)
+    assert (shipped.settings.warm, shipped.settings.floor) == (0, 0.0)  # what pokerbot match ships
+    settings = dataclasses.replace(shipped.settings, warm=10)
+    setup = PlayerSetup(trunk=shipped.trunk, range_of=shipped.range_of, first_round=1, settings=settings)
+    player = ResolvingPlayer(game, 3, setup)
+    board = tuple(cards_from_string("As7d2c9h4s"))
+    state = HandState(game, board_cards=board)
+    state.apply(Action.raise_to(300))
+    state.apply(CALL)  # the flop: the big blind to act first
+    hole = tuple(cards_from_string("KhQh"))
+    player._start(MatchState(1, 0, state.view(1)))  # hand 0, the big blind's seat
+    tree = build_subgame(state)
+    table = player._trunk_strategy(tree, state.current_player)
+    space = player.space
+    h = space.index(hole)
+    expected = np.zeros(int(tree.num_actions[0]))
+    real = HandState(game, hole_cards=[(), hole], board_cards=board)
+    for action in state.history():
+        real.apply(action[2])
+    blueprint = shipped.trunk.action_probabilities(MatchState(1, 0, real.view(1)))
+    for action, p in blueprint.items():
+        expected[_nearest(tree.actions[0], action)] += p
+    assert table[: tree.num_actions[0], h] == pytest.approx(expected, abs=1e-9)
+    ours = np.flatnonzero((tree.kind == DECISION) & (tree.player == state.current_player))
+    valid = space.valid(board)
+    for node in ours:  # a distribution for every holding at every decision of the position
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        assert table[base : base + count][:, valid].sum(axis=0) == pytest.approx(np.ones(int(valid.sum())))
 
 
 def test_in_limit_resolve_plays_the_blueprint_to_the_river_and_re_solves_the_river():

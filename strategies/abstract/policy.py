@@ -156,16 +156,20 @@ class AbstractPolicy:
 
 def _sizing_meta(sizing: BetSizing) -> dict[str, Any]:
     """A tree's bet sizing as stored in a policy's meta: ``pot_fractions``, ``all_in`` and
-    ``max_raises`` for a :meth:`BetSizing.uniform` sizing, every field otherwise."""
+    ``max_raises`` for a :meth:`BetSizing.uniform` sizing, every field otherwise (``all_in_pots``
+    where set: a policy stored without it goes all-in at any size)."""
     if sizing.is_uniform:
         return {"pot_fractions": list(sizing.bets[0]), "all_in": sizing.all_in, "max_raises": sizing.max_raises}
-    return {
+    meta: dict[str, Any] = {
         "bets": [list(row) for row in sizing.bets],
         "raises": [list(row) for row in sizing.raises],
         "all_in": sizing.all_in,
         "max_raises": sizing.max_raises,
         "count_from": sizing.count_from,
     }
+    if sizing.all_in_pots is not None:
+        meta["all_in_pots"] = sizing.all_in_pots
+    return meta
 
 
 def _sizing_from_meta(meta: dict[str, Any]) -> BetSizing:
@@ -178,6 +182,7 @@ def _sizing_from_meta(meta: dict[str, Any]) -> BetSizing:
         meta["all_in"],
         meta["max_raises"],
         meta["count_from"],
+        meta.get("all_in_pots"),
     )
 
 

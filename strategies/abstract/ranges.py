@@ -60,6 +60,17 @@ class PolicyRange:
     def action_probabilities(self, state: HandState, position: int, hand_number: int, action: Action) -> np.ndarray:
         """The policy's probability of ``action`` at ``state`` (``position`` to act) for every
         holding (indexed as :data:`~pokerbot.protocol.analysis.holdings.HOLDINGS`)."""
+        actions, table = self.probabilities(state, position, hand_number)
+        out = np.zeros(NUM_HOLDINGS)
+        for a, row in zip(actions, table, strict=True):
+            if a == action:
+                out += row
+        return out
+
+    def probabilities(self, state: HandState, position: int, hand_number: int) -> tuple[list[Action], np.ndarray]:
+        """The real actions the policy plays at ``state`` (``position`` to act; on the tree, its
+        actions as played, equal ones repeated; off it, fold and call) and their probabilities
+        for every holding, ``[action, holding]``."""
         if self.translator is None:
             node, synced = self.policy.tree.node_of(state), True
             real: list[Action] = list(self.policy.tree.actions[node])
@@ -69,19 +80,15 @@ class PolicyRange:
             real = self.translator.real_actions(node, state) if synced else []
         if synced:
             count = self.abstraction.num_buckets[state.round]
-            by_bucket = np.zeros(count)
-            for b in range(count):
-                row = self.policy.row(node, b).astype(float)
-                chosen = sum(float(p) for a, p in zip(real, row, strict=True) if a == action)
-                by_bucket[b] = chosen / row.sum() if row.sum() > 0.0 else 0.0
-            return by_bucket[self.abstraction.buckets_all(state.visible_board(), state.round)]
+            rows = np.array([self.policy.row(node, b) for b in range(count)], dtype=float)  # [bucket, action]
+            totals = rows.sum(axis=1, keepdims=True)
+            rows = np.divide(rows, totals, out=np.zeros_like(rows), where=totals > 0.0)
+            return real, rows[self.abstraction.buckets_all(state.visible_board(), state.round)].T
         if not faces_fold(state):  # off the tree: the player's pot-odds rule
-            return np.full(NUM_HOLDINGS, 1.0 if action == CALL else 0.0)
+            return [CALL], np.ones((1, NUM_HOLDINGS))
         strength = np.nan_to_num(self.abstraction.ehs_all(state.visible_board()), nan=0.0)
-        calls = np.asarray(calls_at_pot_odds(strength, state))
-        if action == CALL:
-            return calls.astype(float)
-        return (~calls).astype(float) if action == FOLD else np.zeros(NUM_HOLDINGS)
+        calls = np.asarray(calls_at_pot_odds(strength, state)).astype(float)
+        return [FOLD, CALL], np.stack([1.0 - calls, calls])
 
     def reach(
         self, state: HandState, position: int, hand_number: int, board: Sequence[Card] | None = None

@@ -7,10 +7,14 @@ raise-by rounded to the nearest chip and the total clamped into the legal range:
 does the opponent models' action classes, translation and the search's abstract actions.
 
 :class:`BetSizing` picks a tree's raises at each decision: per round, the fractions of a first
-bet and of a raise over a bet, all-in (``all_in``), and a cap of ``max_raises`` raises, counted
-either over the whole round (``count_from="round"``, real raises before the tree's root
+bet and of a raise over a bet, all-in (``all_in``; with ``all_in_pots`` only where the all-in is
+at most that many pots: where the stack behind, after calling, is within that many pots of the
+pot after calling, which facing a large bet is the call-off), and a cap of ``max_raises`` raises,
+counted either over the whole round (``count_from="round"``, real raises before the tree's root
 included: the abstract games' trees) or from the tree's root only (``count_from="root"``: the
-re-solver's subgames). Limit games have one raise and need no sizing.
+re-solver's subgames). The defaults are the re-solver's: a third, three quarters and five
+quarters of the pot after the flop, raises of one pot, all-in within two pots. Limit games have
+one raise and need no sizing.
 """
 
 from __future__ import annotations
@@ -38,16 +42,19 @@ class BetSizing:
 
     ``bets[round]``: pot fractions of the round's first bet; ``raises[round]``: pot fractions
     of a raise over a bet (facing a blind is facing a bet); the last row serves the later rounds, so
-    one row serves every round. All-in whenever a raise is legal and ``all_in``; at most
-    ``max_raises`` raises (then fold or call), counted as ``count_from`` says. Fractions are
-    positive; duplicate sizes are merged.
+    one row serves every round. All-in where a raise is legal and ``all_in``, and (with
+    ``all_in_pots`` set) its raise-by is at most ``all_in_pots`` times the pot after calling
+    (:meth:`all_in_size`, the stack-to-pot ratio after calling); at most ``max_raises`` raises
+    (then fold or call), counted as ``count_from`` says. Fractions are positive; duplicate sizes
+    are merged (a fraction above the stack is the all-in).
     """
 
-    bets: tuple[tuple[float, ...], ...] = ((1.0,), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0), (0.5, 1.0, 2.0))
+    bets: tuple[tuple[float, ...], ...] = ((1.0,), (0.33, 0.75, 1.25), (0.33, 0.75, 1.25), (0.33, 0.75, 1.25))
     raises: tuple[tuple[float, ...], ...] = ((1.0,), (1.0,), (1.0,), (1.0,))
     all_in: bool = True
     max_raises: int = 3
     count_from: CountFrom = "root"
+    all_in_pots: float | None = 2.0
 
     def __post_init__(self) -> None:
         if not self.bets or len(self.bets) != len(self.raises):
@@ -56,6 +63,8 @@ class BetSizing:
             raise BetSizingError("bet sizes are positive fractions of the pot")
         if self.max_raises < 0:
             raise BetSizingError("max_raises must be at least 0")
+        if self.all_in_pots is not None and not self.all_in_pots > 0:
+            raise BetSizingError("all_in_pots must be positive (or None: all-in at any size)")
         if self.count_from not in ("round", "root"):
             raise BetSizingError(f"count_from must be 'round' or 'root', got {self.count_from!r}")
 
@@ -64,12 +73,15 @@ class BetSizing:
         """The same ``fractions`` for bets and raises in every round, at most ``max_raises``
         raises per round (the abstract games' trees; the default is theirs)."""
         row = tuple(fractions)
-        return cls((row,), (row,), all_in, max_raises, "round")
+        return cls((row,), (row,), all_in, max_raises, "round", None)
 
     @property
     def is_uniform(self) -> bool:
-        """One row of fractions for bets and raises alike, raises counted per round."""
-        return len(self.bets) == 1 and self.bets == self.raises and self.count_from == "round"
+        """One row of fractions for bets and raises alike, raises counted per round, all-in at
+        any size."""
+        return (
+            len(self.bets) == 1 and self.bets == self.raises and self.count_from == "round" and self.all_in_pots is None
+        )
 
     def raise_actions(self, state: HandState, raises_made: int = 0) -> list[Action]:
         """The raises of the tree at ``state``, smallest first, without duplicates;
@@ -83,9 +95,16 @@ class BetSizing:
         facing_bet = legal.call_amount > 0 or state.num_raises() > 0
         fractions = self.raises[row] if facing_bet else self.bets[row]
         sizes = {pot_raise_to(state, f, legal) for f in fractions}
-        if self.all_in:
+        if self.all_in and (self.all_in_pots is None or self.all_in_size(state) <= self.all_in_pots):
             sizes.add(legal.max_raise_to)
         return [Action.raise_to(size) for size in sorted(sizes)]
+
+    @staticmethod
+    def all_in_size(state: HandState) -> float:
+        """The all-in of the player to act in pots: its raise-by over the pot after calling
+        (the stack-to-pot ratio after calling; the player must be able to raise)."""
+        legal = state.legal_actions()
+        return (legal.max_raise_to - state.max_spent) / (state.pot + legal.call_amount)
 
 
 __all__ = ["BetSizing", "BetSizingError", "CountFrom"]

@@ -17,6 +17,15 @@ still to come; before hold'em's flop its estimate, :mod:`~pokerbot.protocol.anal
 Terminal values cost O(n) per fold or river showdown (ranks sorted once per
 board, prefix sums per card for card removal) and one matrix product per leaf.
 
+**Warm start** (:meth:`SubgameSolver.warm_start`): a solve may start where a given strategy
+(a blueprint's, over the subgame's actions) stands instead of the uniform strategy, as if that
+strategy had been played for ``t0`` iterations: the average strategy's sum holds it with the
+weight ``t0`` iterations of DCFR would have, each action's regret is ``t0`` times its probability
+times the spread of the actions' counterfactual values against it (the largest regret one
+iteration can add), so regret matching plays it first, and the discounts continue from
+``t0 + 1``. An action worth more against it gains regret from the first iteration on; one
+iteration of the given strategy for each player.
+
 **Re-solving gadget** (Burch, Johanson and Bowling, "Solving imperfect information games using
 decomposition", 2014; Moravčík et al., "DeepStack", 2017): with ``gadget=(position, bounds)``
 that position's range is not given; at the root it chooses, holding by holding, between
@@ -119,6 +128,7 @@ class SubgameSolver:
         self.strategy_sum = np.zeros((slots, n), dtype=np.float32)
         self.sigma = np.zeros((slots, n), dtype=np.float32)
         self.iterations = 0
+        self._offset = 0  # iterations a warm start counts as (the discounts continue after them)
         nodes = tree.num_nodes
         self._reach = np.zeros((nodes, n), dtype=np.float32)
         self._own = np.zeros((nodes, n), dtype=np.float32)
@@ -186,7 +196,7 @@ class SubgameSolver:
         _match_all(tree, self._tables, -1)
         for _ in range(count):
             self.iterations += 1
-            t = float(self.iterations)
+            t = float(self.iterations + self._offset)
             discounts = _RULE.discounts(t)
             positive, negative = np.float32(discounts[0]), np.float32(discounts[1])
             weight = np.float32(_RULE.average_decay(t))
@@ -208,6 +218,30 @@ class SubgameSolver:
                     _gadget_update(
                         self.gadget_regrets, self._values[0], self.bounds, positive, negative, self._gadget_sigma
                     )
+
+    def warm_start(self, strategy: np.ndarray, iterations: int) -> None:
+        """Start from ``strategy`` (``[slot, holding]`` over every holding, both positions'
+        decisions; a holding's rows at a decision summing to 0 are played uniformly) as if it
+        had been played for ``iterations`` iterations (the module docstring). Before the first
+        :meth:`iterate` only; ``iterations`` 0 does nothing."""
+        if self.iterations or self._offset:
+            raise ValueError("a solve is warm-started before its first iteration")
+        if iterations <= 0:
+            return
+        tree = self.tree.arrays
+        live = np.ascontiguousarray(np.asarray(strategy, dtype=np.float32)[:, self.live])
+        _normalize_rows(tree, live)
+        weight = 0.0  # the average's sum after `iterations` iterations, as :meth:`iterate` keeps it
+        for t in range(1, iterations + 1):
+            weight = weight * _RULE.average_decay(float(t)) + 1.0
+        for player in (0, 1):
+            self._forward(live, self.root_range(1 - player), 1 - player, self._reach)
+            self._forward(live, self.root_range(player), player, self._own)
+            self._terminal_values(player, self._reach, self._values)
+            self._backward(live, self._values, player)
+            _seed(tree, self._tables, live, self._values, self._own, player, np.float32(iterations), np.float32(weight))
+        self.sigma[:] = live
+        self._offset = iterations
 
     def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
         tree = self.tree
@@ -485,6 +519,60 @@ def _update(
                 for h in range(n):
                     strategy_sum[base + k, h] = strategy_sum[base + k, h] * weight + own[node, h] * sigma[base + k, h]
             regret_match(regrets, base, count, sigma, total, False)
+
+
+@njit(cache=True)
+def _normalize_rows(tree: TreeArrays, strategy: np.ndarray) -> None:
+    """Each decision's rows of ``strategy`` made a distribution per holding (uniform where they
+    sum to 0)."""
+    kind, slot, num_actions = tree.kind, tree.base, tree.num_actions
+    n = strategy.shape[1]
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            total = 0.0
+            for k in range(count):
+                if strategy[base + k, h] > 0:
+                    total += strategy[base + k, h]
+            for k in range(count):
+                p = strategy[base + k, h]
+                strategy[base + k, h] = (p if p > 0 else 0.0) / total if total > 0 else 1.0 / count
+
+
+@njit(cache=True)
+def _seed(
+    tree: TreeArrays,
+    tables: SubgameTables,
+    strategy: np.ndarray,
+    values: np.ndarray,
+    own: np.ndarray,
+    who: int,
+    iterations: np.float32,
+    weight: np.float32,
+) -> None:
+    """A warm start's tables at ``who``'s decisions: each action's regret ``iterations`` times
+    its probability times the spread of the children's values (``values``, both playing
+    ``strategy``), the average's sum ``weight`` times ``own`` reach times the probability."""
+    kind, player, children, num_actions, slot = tree.kind, tree.player, tree.children, tree.num_actions, tree.base
+    regrets, strategy_sum = tables.regrets, tables.strategy_sum
+    n = values.shape[1]
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION or player[node] != who:
+            continue
+        base, count = slot[node], num_actions[node]
+        for h in range(n):
+            low = values[children[node, 0], h]
+            high = low
+            for k in range(1, count):
+                v = values[children[node, k], h]
+                low = min(low, v)
+                high = max(high, v)
+            for k in range(count):
+                p = strategy[base + k, h]
+                regrets[base + k, h] = iterations * p * (high - low)
+                strategy_sum[base + k, h] = weight * own[node, h] * p
 
 
 @njit(cache=True)

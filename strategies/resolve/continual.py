@@ -22,6 +22,15 @@ opponent's values are those of the leaf that ended the round, for the cards that
 Everything is a function of the public history and the solves' settings: the same history
 gives the same strategy for every holding (solves are kept per hand, so a strategy asked for a
 hypothetical betting is solved once, and a decision made under a clock is remembered as made).
+Two options shape a solve: ``warm`` starts it where the trunk's strategy for the round stands
+(``trunk_strategy``, both positions; :meth:`~.cfr.SubgameSolver.warm_start`, as if played for
+``warm`` iterations) instead of the uniform strategy, or with ``warm_from="solve"`` where this
+round's last solve before it on the hand's path (our previous decision in the round) left the
+decisions the new tree shares with it (the same betting, the same actions; the others start
+uniform; the round's first solve starts uniform); ``floor`` purifies what is played: at our
+decisions an action the solve gives a holding less than ``floor`` of is dropped and the rest
+renormalised (the opponent's values after our action are its best response to that).
+
 The guarantee (DeepStack's theorem 1 and Burch et al.): the exploitability of the re-solved
 strategy exceeds the trunk's only by the re-solves' own errors and the leaves' value errors.
 """
@@ -113,11 +122,23 @@ class ContinualResolver:
         start: str = "range",
         opponent: OpponentHook | None = None,
         trunk_strategy: TrunkStrategy | None = None,
+        *,
+        warm: int = 0,
+        warm_from: str = "trunk",
+        floor: float = 0.0,
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
         if start == "blueprint" and trunk_strategy is None:
             raise ValueError("the blueprint start needs the trunk's strategy")
+        if warm < 0 or not 0.0 <= floor < 0.5:
+            raise ValueError("warm is at least 0 iterations and floor in [0, 0.5)")
+        if warm_from not in ("trunk", "solve"):
+            raise ValueError(f"warm_from is 'trunk' or 'solve', got {warm_from!r}")
+        self.warm = warm
+        self.warm_from = warm_from
+        self.floor = floor
+        self._solved: dict[tuple[str, tuple[int, ...]], dict[str, tuple[tuple[Action, ...], np.ndarray]]] = {}
         self.opponent = opponent
         self.trunk_strategy = trunk_strategy
         self.game = game
@@ -136,6 +157,7 @@ class ContinualResolver:
         """Forget the hand's solves (call at each new hand)."""
         self._decisions.clear()
         self._round_starts.clear()
+        self._solved.clear()
 
     def decision(self, state: HandState, budget: SolveBudget, deadline: float | None = None) -> Decision:
         """The re-solved decision at ``state`` (our turn, a re-solved round): solved once per
@@ -290,6 +312,12 @@ class ContinualResolver:
         board = tuple(state.visible_board())
         model = None if self.opponent is None else self.opponent(tree, anchor.state, board, us)
         solver = SubgameSolver(tree, self.space, board, ranges, gadget, model)
+        if self.warm and self.warm_from == "trunk" and self.trunk_strategy is not None:
+            solver.warm_start(self._trunk_table(tree), self.warm)
+        elif self.warm and self.warm_from == "solve":
+            earlier = self._earlier(state)
+            if earlier is not None:
+                solver.warm_start(self._solved_table(tree, earlier), self.warm)
         stop = deadline
         if budget.seconds is not None:
             limit = started + budget.seconds
@@ -308,16 +336,73 @@ class ContinualResolver:
             before = time.monotonic()
             solver.iterate(count)
             each = (time.monotonic() - before) / count
-        strategy = solver.strategy_at(node)
-        br = solver.best_response_values(them)
-        children = tree.children[node, : tree.num_actions[node]]
+        played = solver.average_strategy()
+        if self.warm and self.warm_from == "solve":
+            self._remember(tree, state, played)
+        if self.floor > 0.0:
+            _purify(tree, played, us, self.floor)
+        br = solver.best_response_values(them, played)
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        children = tree.children[node, :count]
         return Decision(
             actions=tree.actions[node],
-            strategy=strategy,
+            strategy=played[base : base + count],
             bounds_after=br[children].copy(),
             iterations=solver.iterations,
             seconds=time.monotonic() - started,
         )
+
+    def _remember(self, tree: SubgameTree, state: HandState, strategy: np.ndarray) -> None:
+        """Keep the solve at ``state``'s average strategy at each of its decisions, by betting."""
+        rows = {}
+        for node in np.flatnonzero(tree.kind == DECISION):
+            base, count = int(tree.slot[node]), int(tree.num_actions[node])
+            rows[tree.states[node].betting_string()] = (tree.actions[node], strategy[base : base + count].copy())
+        self._solved[(state.betting_string(), tuple(state.visible_board()))] = rows
+
+    def _earlier(self, state: HandState) -> dict[str, tuple[tuple[Action, ...], np.ndarray]] | None:
+        """The last solve of ``state``'s round at one of our decisions before it on its path."""
+        board = tuple(state.visible_board())
+        replay = HandState(self.game, board_cards=board)
+        found = None
+        for _round, actor, action in state.history():
+            if actor == self.position and replay.round == state.round:
+                found = self._solved.get((replay.betting_string(), board), found)
+            replay.apply(action)
+        return found
+
+    def _solved_table(self, tree: SubgameTree, earlier: dict[str, tuple[tuple[Action, ...], np.ndarray]]) -> np.ndarray:
+        """An earlier solve's strategy over ``tree`` where it had the same decision (rows of 0,
+        played uniformly, elsewhere)."""
+        table = np.zeros((tree.num_slots, self.space.size))
+        for node in np.flatnonzero(tree.kind == DECISION):
+            found = earlier.get(tree.states[node].betting_string())
+            if found is not None and found[0] == tree.actions[node]:
+                base = int(tree.slot[node])
+                table[base : base + len(found[0])] = found[1]
+        return table
+
+    def _trunk_table(self, tree: SubgameTree) -> np.ndarray:
+        """The trunk's strategy over ``tree`` at both positions' decisions, ``[slot, holding]``."""
+        assert self.trunk_strategy is not None
+        table = self.trunk_strategy(tree, 0)
+        theirs = self.trunk_strategy(tree, 1)
+        for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == 1)):
+            base, count = int(tree.slot[node]), int(tree.num_actions[node])
+            table[base : base + count] = theirs[base : base + count]
+        return table
+
+
+def _purify(tree: SubgameTree, strategy: np.ndarray, position: int, floor: float) -> None:
+    """At ``position``'s decisions of ``strategy`` (``[slot, holding]``), each holding's actions
+    below ``floor`` dropped and the rest renormalised (its likeliest action kept)."""
+    for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
+        base, count = int(tree.slot[node]), int(tree.num_actions[node])
+        block = strategy[base : base + count]
+        top = block.max(axis=0)
+        kept = np.where((block >= floor) | (block == top), block, 0.0)
+        total = kept.sum(axis=0)
+        np.divide(kept, total, out=block, where=total > 0.0)
 
 
 _CONTROLLER: list[ThreadpoolController] = []

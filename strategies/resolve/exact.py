@@ -75,6 +75,10 @@ def resolved_policy(
     sizing: BetSizing | None = None,
     start: str = "range",
     opponent: OpponentHook | None = None,
+    *,
+    warm: int = 0,
+    warm_from: str = "trunk",
+    floor: float = 0.0,
 ) -> Policy:
     """The re-solving player's strategy at every information set of a small limit ``game``,
     both positions: re-solved from ``first_round`` on (iterations only, so it is a fixed
@@ -103,7 +107,20 @@ def resolved_policy(
     boards = list(itertools.permutations(deck, game.total_board_cards)) if game.total_board_cards else [()]
     for board in boards:
         resolvers = [
-            ContinualResolver(game, p, trunk_ranges, first_round, sizing, space, start, opponent, trunk_strategy)
+            ContinualResolver(
+                game,
+                p,
+                trunk_ranges,
+                first_round,
+                sizing,
+                space,
+                start,
+                opponent,
+                trunk_strategy,
+                warm=warm,
+                warm_from=warm_from,
+                floor=floor,
+            )
             for p in (0, 1)
         ]
         _walk(HandState(game, board_cards=board), resolvers, trunk, budget, space, table)

@@ -24,7 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
-from pokerbot.protocol.actions import CALL, Action
+from pokerbot.protocol.actions import CALL, Action, ActionKind
 from pokerbot.protocol.analysis.matchups import HoldingSpace, holding_space
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
@@ -33,6 +33,7 @@ from pokerbot.strategies.base import ActionProbabilities, Strategy, normalized
 from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook
 from pokerbot.strategies.resolve.settings import ResolveSettings
+from pokerbot.strategies.resolve.tree import DECISION, SubgameTree
 
 RangeOf = Callable[[HandState, int, int], np.ndarray]
 """``range_of(state, position, hand_number)``: the reach of every holding of ``position``
@@ -129,8 +130,21 @@ class ResolvingPlayer(Strategy):
         self.space = holding_space(game)
         sizing = self.settings.sizing if game.is_nolimit else None
         self._hand: tuple[int, int] | None = None
+        knows = isinstance(range_of, PlayerRange) and getattr(range_of.trunk, "ranges", None) is not None
+        table = self._trunk_strategy if self.settings.warm and knows else None
         self._resolvers = [
-            ContinualResolver(game, p, self._trunk_ranges, first_round, sizing, self.space, opponent=opponent)
+            ContinualResolver(
+                game,
+                p,
+                self._trunk_ranges,
+                first_round,
+                sizing,
+                self.space,
+                opponent=opponent,
+                trunk_strategy=table,
+                warm=self.settings.warm,
+                floor=self.settings.floor,
+            )
             for p in (0, 1)
         ]
         self.last_decision_seconds = 0.0
@@ -176,6 +190,20 @@ class ResolvingPlayer(Strategy):
         assert self._hand is not None
         hand_number = self._hand[0]
         return (self.range_of(state, 0, hand_number), self.range_of(state, 1, hand_number))
+
+    def _trunk_strategy(self, tree: SubgameTree, position: int) -> np.ndarray:
+        """The trunk's strategy at ``position``'s decisions of ``tree``, ``[slot, holding]``:
+        its probabilities for every holding (:meth:`~pokerbot.strategies.abstract.ranges.PolicyRange.probabilities`),
+        each of its raises given to the tree's raise nearest in size."""
+        assert isinstance(self.range_of, PlayerRange) and self._hand is not None
+        ranges = self.range_of.trunk.ranges  # type: ignore[attr-defined]
+        out = np.zeros((tree.num_slots, self.space.size))
+        for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
+            actions, table = ranges.probabilities(tree.states[node], position, self._hand[0])
+            base = int(tree.slot[node])
+            for action, row in zip(actions, table, strict=True):
+                out[base + _nearest(tree.actions[node], action)] += row
+        return out
 
     # ------------------------------------------------------------------ deciding
     def action_probabilities(self, view: MatchState) -> ActionProbabilities:
@@ -233,6 +261,17 @@ class ResolvingPlayer(Strategy):
     def quick_action(self, view: MatchState) -> Action | None:
         """The trunk's (the blueprint's) action, which plays the whole game."""
         return None if self.trunk is None else self.trunk.quick_action(view)
+
+
+def _nearest(actions: tuple[Action, ...], action: Action) -> int:
+    """The index in ``actions`` (a decision's, fold, call, then raises by size) of ``action``,
+    or of the raise nearest it in chips (a call where there is none; a fold where no fold is)."""
+    if action in actions:
+        return actions.index(action)
+    raises = [k for k, a in enumerate(actions) if a.kind is ActionKind.RAISE]
+    if action.kind is ActionKind.RAISE and raises:
+        return min(raises, key=lambda k: abs(actions[k].size - action.size))
+    return actions.index(CALL)
 
 
 __all__ = ["KnowsRanges", "PlayerRange", "PlayerSetup", "RangeOf", "ResolveSettings", "ResolvingPlayer"]

@@ -32,13 +32,18 @@ class ResolveSettings:
     """How the player re-solves (:mod:`.player`). ``iterations``: the most iterations a solve
     runs; ``seconds``: a clock budget per decision, or None for iterations alone; with less than
     ``min_seconds`` left before the deadline less ``margin`` (seconds) the trunk decides;
-    ``sizing``: no-limit bet sizes (default :class:`~pokerbot.strategies.betting.sizing.BetSizing`)."""
+    ``sizing``: no-limit bet sizes (default :class:`~pokerbot.strategies.betting.sizing.BetSizing`);
+    ``warm``: the iterations a solve's warm start from the trunk's strategy counts as (0: none; a
+    trunk that knows its ranges only); ``floor``: actions a solve gives a holding less than this
+    probability of are not played (:class:`~.continual.ContinualResolver`)."""
 
     iterations: int = 200
     seconds: float | None = None
     min_seconds: float = 0.05
     margin: float = 0.05
     sizing: BetSizing = field(default_factory=BetSizing)
+    warm: int = 0
+    floor: float = 0.0
 
     def budget(self, seconds: float | None = None) -> SolveBudget:
         """A solve's budget: :attr:`iterations` at most, within ``seconds`` when given."""
