@@ -46,6 +46,7 @@ from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.protocol.analysis.preflop_matrix import preflop_leaves
 from pokerbot.strategies.betting.tree import TreeArrays
 from pokerbot.strategies.regret import RULES, regret_match
+from pokerbot.strategies.resolve.leaves import ContinuationValues, LeafChoice
 from pokerbot.strategies.resolve.tree import DECISION, LEAF, TERMINAL, SubgameTree
 
 _RULE = RULES["dcfr"]
@@ -104,6 +105,7 @@ class SubgameSolver:
         ranges: np.ndarray,
         gadget: tuple[int, np.ndarray] | None = None,
         model: OpponentModel | None = None,
+        leaves: ContinuationValues | None = None,
     ) -> None:
         self.tree = tree
         self.space = space
@@ -141,11 +143,13 @@ class SubgameSolver:
             model_range = np.ascontiguousarray(model.range[live], dtype=np.float32)
             self._forward(model_strategy, model_range, model.position, self._model_reach)
         self._leaves = np.flatnonzero(tree.kind == LEAF)
-        self._by_class = preflop_leaves(space, self.board) if self._leaves.size else None
+        self.leaf_choice = LeafChoice(leaves, live) if leaves is not None and self._leaves.size else None
+        """The chooser's decisions at multi-valued leaves (:mod:`.leaves`); None: run-out leaves."""
+        self._by_class = preflop_leaves(space, self.board) if self._leaves.size and self.leaf_choice is None else None
         """Before hold'em's flop: the leaves' products by class (the estimated pre-flop run-out
         matrix, :mod:`~pokerbot.protocol.analysis.preflop_matrix`), eight times fewer."""
         self._matrix: np.ndarray | None = None
-        if self._leaves.size and self._by_class is None:
+        if self._leaves.size and self._by_class is None and self.leaf_choice is None:
             self._matrix = space.live_runout_matrix(board)
         order = np.zeros(0, dtype=np.int64)
         bounds = np.zeros(1, dtype=np.int64)
@@ -214,6 +218,8 @@ class SubgameSolver:
                 self._forward(self.sigma, self.root_range(player), player, self._own)
                 self._terminal_values(player, self._reach, self._values)
                 _update(tree, self._tables, self._values, self._own, player, positive, negative, weight)
+                if self.leaf_choice is not None and player == self.leaf_choice.chooser:
+                    self.leaf_choice.update(self._values[self._leaves], self._own[self._leaves], t)
                 if player == self.gadget_position:
                     _gadget_update(
                         self.gadget_regrets, self._values[0], self.bounds, positive, negative, self._gadget_sigma
@@ -243,10 +249,15 @@ class SubgameSolver:
         self.sigma[:] = live
         self._offset = iterations
 
-    def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray) -> None:
+    def _terminal_values(self, player: int, reach: np.ndarray, values: np.ndarray, how: str = "current") -> None:
+        """Fold, showdown and leaf values of ``player`` against the other's ``reach``; at
+        multi-valued leaves the chooser's ``current`` or ``average`` choice, or its ``best``."""
         tree = self.tree
         _terminals(tree.arrays, reach, player, self._showdowns, values)
-        if self._by_class is not None:
+        if self.leaf_choice is not None:
+            leaves = self._leaves
+            values[leaves] = self.leaf_choice.values(player, reach[leaves].astype(np.float64), how)
+        elif self._by_class is not None:
             leaves = self._leaves
             representatives, columns = self._by_class
             values[leaves] = (reach[leaves][:, representatives] @ columns) * tree.stake[leaves, None].astype(np.float32)
@@ -285,9 +296,12 @@ class SubgameSolver:
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
         self._forward(live_strategy, self.root_range(opponent), opponent, reach)
-        self._terminal_values(player, reach, values)
+        self._terminal_values(player, reach, values, "best" if self._chooses(player) else "average")
         _best_response(tree.arrays, values, player)
         return self._full(values)
+
+    def _chooses(self, player: int) -> bool:
+        return self.leaf_choice is not None and self.leaf_choice.chooser == player
 
     def expected_values(self, player: int, strategy: np.ndarray | None = None) -> np.ndarray:
         """Every node's counterfactual values of ``player`` when both play ``strategy``
@@ -299,7 +313,7 @@ class SubgameSolver:
         reach = np.zeros_like(self._reach)
         values = np.zeros_like(self._values)
         self._forward(live_strategy, self.root_range(opponent), opponent, reach)
-        self._terminal_values(player, reach, values)
+        self._terminal_values(player, reach, values, "average")
         self._backward(live_strategy, values, player)
         return self._full(values)
 
@@ -320,7 +334,7 @@ class SubgameSolver:
         values = np.zeros_like(self._values)
         model_range = np.ascontiguousarray(model.range[self.live], dtype=np.float32)
         self._forward(strategy, model_range, model.position, reach)
-        self._terminal_values(player, reach, values)
+        self._terminal_values(player, reach, values, "average")
         self._backward(strategy, values, player)
         ours = self._full(self.root_range(player))
         theirs_full = self._full(model_range)

@@ -50,7 +50,8 @@ from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
 from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.cfr import OpponentModel, SubgameSolver
-from pokerbot.strategies.resolve.tree import DECISION, SubgameTree, build_subgame
+from pokerbot.strategies.resolve.leaves import BlueprintLeaves, ContinuationValues
+from pokerbot.strategies.resolve.tree import DECISION, LEAF, SubgameTree, build_subgame
 
 STARTS = ("range", "runout", "blueprint")
 """Where the first re-solve's knowledge of the opponent comes from: ``range``, its range as the
@@ -126,6 +127,7 @@ class ContinualResolver:
         warm: int = 0,
         warm_from: str = "trunk",
         floor: float = 0.0,
+        leaves: BlueprintLeaves | None = None,
     ) -> None:
         if game.num_players != 2:
             raise ValueError("continual re-solving plays heads-up games")
@@ -150,6 +152,8 @@ class ContinualResolver:
         if start not in STARTS:
             raise ValueError(f"unknown start {start!r}: choose from {', '.join(STARTS)}")
         self.start = start
+        self.leaves = leaves
+        """Multi-valued leaves (:mod:`.leaves`), or None for run-out leaves."""
         self._decisions: dict[tuple[str, tuple[int, ...]], Decision] = {}
         self._round_starts: dict[tuple[str, tuple[int, ...]], _Anchor] = {}
 
@@ -264,14 +268,21 @@ class ContinualResolver:
         us, them = self.position, 1 - self.position
         ranges = np.ones((2, self.space.size))
         ranges[us] = our_range
-        solver = SubgameSolver(tree, self.space, tuple(root.visible_board()), ranges)
+        solver = SubgameSolver(tree, self.space, tuple(root.visible_board()), ranges, leaves=self._leaf_values(tree))
         values: np.ndarray = solver.best_response_values(them, self.trunk_strategy(tree, us))[0]
         return values
 
+    def _leaf_values(self, tree: SubgameTree) -> ContinuationValues | None:
+        """The multi-valued leaves of ``tree``, the opponent choosing (None: run-out leaves)."""
+        if self.leaves is None or not (tree.kind == LEAF).any():
+            return None
+        return self.leaves.values(tree, 1 - self.position)
+
     def _next_round(self, anchor: _Anchor, state: HandState) -> _Anchor:
         """The anchor at the start of ``state``'s round, from the last round's leaf: the
-        opponent's values are its run-out values against our range with the new cards (once
-        per public history and hand, like the solves)."""
+        opponent's values are its run-out values against our range with the new cards, or
+        those the multi-valued leaves give (:meth:`~.leaves.BlueprintLeaves.round_start_bounds`;
+        once per public history and hand, like the solves)."""
         board = tuple(state.visible_board())
         key = (state.betting_string(), board)
         found = self._round_starts.get(key)
@@ -279,8 +290,10 @@ class ContinualResolver:
             return found
         valid = self.space.valid(board)
         our_range = anchor.our_range * valid
-        stake = float(min(state.spent))
-        bounds = stake * (self.space.runout_matrix(board, np.float64) @ our_range)
+        bounds = None if self.leaves is None else self.leaves.round_start_bounds(state, our_range, 1 - self.position)
+        if bounds is None:
+            stake = float(min(state.spent))
+            bounds = stake * (self.space.runout_matrix(board, np.float64) @ our_range)
         found = _Anchor(state.copy(), our_range, None, bounds * valid)
         self._round_starts[key] = found
         return found
@@ -311,7 +324,7 @@ class ContinualResolver:
             ranges[them] = anchor.opponent_range
         board = tuple(state.visible_board())
         model = None if self.opponent is None else self.opponent(tree, anchor.state, board, us)
-        solver = SubgameSolver(tree, self.space, board, ranges, gadget, model)
+        solver = SubgameSolver(tree, self.space, board, ranges, gadget, model, self._leaf_values(tree))
         if self.warm and self.warm_from == "trunk" and self.trunk_strategy is not None:
             solver.warm_start(self._trunk_table(tree), self.warm)
         elif self.warm and self.warm_from == "solve":

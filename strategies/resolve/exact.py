@@ -22,6 +22,7 @@ from pokerbot.protocol.hand import HandState
 from pokerbot.protocol.infosets import infoset_key
 from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.resolve.continual import ContinualResolver, OpponentHook, SolveBudget
+from pokerbot.strategies.resolve.leaves import BlueprintLeaves
 from pokerbot.strategies.resolve.tree import DECISION, SubgameTree
 from pokerbot.strategies.solvers.policy import Policy
 
@@ -79,11 +80,13 @@ def resolved_policy(
     warm: int = 0,
     warm_from: str = "trunk",
     floor: float = 0.0,
+    leaves: BlueprintLeaves | None = None,
 ) -> Policy:
     """The re-solving player's strategy at every information set of a small limit ``game``,
     both positions: re-solved from ``first_round`` on (iterations only, so it is a fixed
     function), ``trunk``'s before it (needed when ``first_round > 0``; at round 0 both ranges
-    start uniform, as at the start of the hand)."""
+    start uniform, as at the start of the hand). ``leaves``: multi-valued leaves (default: the
+    run-out)."""
     if game.is_nolimit:
         raise ValueError("the exact testbed walks limit games")
     if first_round > 0 and trunk is None:
@@ -120,6 +123,7 @@ def resolved_policy(
                 warm=warm,
                 warm_from=warm_from,
                 floor=floor,
+                leaves=leaves,
             )
             for p in (0, 1)
         ]
