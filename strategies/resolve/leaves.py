@@ -33,7 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pokerbot.protocol.actions import ActionKind
+from pokerbot.protocol.actions import Action, ActionKind
+from pokerbot.protocol.analysis.holdings import NUM_HOLDINGS
 from pokerbot.protocol.analysis.matchups import HoldingSpace
 from pokerbot.protocol.game import Game
 from pokerbot.protocol.hand import HandState
@@ -146,7 +147,7 @@ class BlueprintLeaves:
     ``[slot, holding]``. ``biases`` and ``factor``: the continuations after the blueprint's own
     (none: the blueprint's alone, a single value per leaf). ``round_start``: the bounds of the
     next round's first re-solve (:data:`ROUND_STARTS`). Values are cached per leaf's public
-    history and chooser."""
+    history and chooser (and, for the round starts, per deal)."""
 
     def __init__(
         self,
@@ -167,7 +168,8 @@ class BlueprintLeaves:
         self.biases = tuple(biases)
         self.factor = float(factor)
         self.round_start = round_start
-        self._per_deal: dict[tuple[str, tuple[int, ...], int], dict[tuple[int, ...], np.ndarray]] = {}
+        self._leaves: dict[tuple[str, tuple[int, ...], int], np.ndarray] = {}
+        self._dealt: dict[tuple[str, tuple[int, ...], int], np.ndarray] = {}
 
     @property
     def choices(self) -> int:
@@ -176,17 +178,9 @@ class BlueprintLeaves:
     def values(self, tree: SubgameTree, chooser: int) -> ContinuationValues:
         """The payoffs of every leaf of ``tree`` (see :class:`ContinuationValues`)."""
         leaves = np.flatnonzero(tree.kind == LEAF)
-        n = self.space.size
-        payoffs = np.zeros((leaves.size, self.choices, n, n))
+        payoffs = np.zeros((leaves.size, self.choices, self.space.size, self.space.size))
         for i, node in enumerate(leaves):
-            leaf = tree.states[int(node)]
-            known = _known_board(leaf)
-            count = np.zeros((n, n))
-            for cards, per_choice in self._deals(leaf, chooser).items():
-                payoffs[i] += per_choice
-                valid = self.space.valid(known + cards).astype(np.float64)
-                count += np.outer(valid, valid)
-            payoffs[i] /= np.where(count > 0, count, 1.0)
+            payoffs[i] = self._leaf(tree.states[int(node)], chooser)
         return ContinuationValues(chooser, payoffs)
 
     def round_start_bounds(self, state: HandState, our_range: np.ndarray, chooser: int) -> np.ndarray | None:
@@ -194,34 +188,39 @@ class BlueprintLeaves:
         action yet) against ``our_range``, by :attr:`round_start`; None for the run-out values."""
         if self.round_start == "runout":
             return None
-        known = _known_board(state)
-        dealt = tuple(sorted(state.visible_board()[len(known) :]))
-        per_choice = self._deals(state, chooser)[dealt]
+        key = (state.betting_string(), tuple(sorted(state.visible_board())), chooser)
+        per_choice = self._dealt.get(key)
+        if per_choice is None:
+            per_choice = self._dealt[key] = self._continuations(state, chooser)
         if chooser == 0:
             values = per_choice @ our_range
         else:
             values = -np.einsum("jho,h->jo", per_choice, our_range)
         return np.asarray(values[0] if self.round_start == "blueprint" else values.max(axis=0))
 
-    def _deals(self, leaf: HandState, chooser: int) -> dict[tuple[int, ...], np.ndarray]:
-        """Per deal of the cards a leaf waits for (sorted): the payoffs ``[choice, h, o]`` to
-        position 0 (cached per public history before the deal)."""
+    def _leaf(self, leaf: HandState, chooser: int) -> np.ndarray:
+        """A leaf's payoffs ``[choice, h, o]`` to position 0, averaged over the deals of the
+        cards it waits for (cached per public history)."""
         game = self.game
         known = _known_board(leaf)
         key = (leaf.betting_string(), known, chooser)
-        found = self._per_deal.get(key)
+        found = self._leaves.get(key)
         if found is not None:
             return found
+        n = self.space.size
         rest = [c for c in sorted(game.deck) if c not in known]
         last = _last_round(leaf)
         coming = game.total_board_cards - len(known) if leaf.finished else game.num_board_cards[last + 1]
-        found = {}
+        total = np.zeros((self.choices, n, n))
+        count = np.zeros((n, n))
         for cards in itertools.combinations(rest, coming):
             state = HandState(game, board_cards=known + cards)
             for _round, _actor, action in leaf.history():
                 state.apply(action)
-            found[cards] = self._continuations(state, chooser)
-        self._per_deal[key] = found
+            total += self._continuations(state, chooser)
+            valid = self.space.valid(known + cards).astype(np.float64)
+            count += np.outer(valid, valid)
+        found = self._leaves[key] = total / np.where(count > 0, count, 1.0)
         return found
 
     def _continuations(self, state: HandState, chooser: int) -> np.ndarray:
@@ -241,32 +240,64 @@ class BlueprintLeaves:
         tables += [biased(theirs, tree, chooser, kind, self.factor) for kind in self.biases]
         compatible = (~space.conflicts).astype(np.float64) * np.outer(valid, valid)
         out = np.zeros((self.choices, n, n))
-        ranks = space.ranks(board) if len(board) == space.total_board else None
-        runout = None
+        kind, folder = tree.kind, tree.folder
+        folds = np.flatnonzero(folder >= 0)
+        pays = np.where(folder[folds] == 0, -tree.spent[folds, 0], tree.spent[folds, 1]).astype(np.float64)
+        ends = np.flatnonzero((kind != DECISION) & (folder < 0))
+        stakes = tree.stake[ends].astype(np.float64)
+        if len(board) == space.total_board:
+            ranks = space.ranks(board)
+            signs = np.sign(ranks[:, None] - ranks[None, :]).astype(np.float64) * compatible
+        else:  # a later round is still to come after this one: its run-out
+            signs = space.runout_matrix(board, np.float64)
         for j, table in enumerate(tables):
-            both = [None, None]
+            both = [strategy, strategy]
             both[chooser] = table
-            both[1 - chooser] = strategy
-            reach = [_reaches(tree, both[p], p, valid) for p in (0, 1)]
-            for node in range(tree.num_nodes):
-                kind = tree.kind[node]
-                if kind == DECISION:
-                    continue
-                weight = np.outer(reach[0][node], reach[1][node]) * compatible
-                if not weight.any():
-                    continue
-                folder = int(tree.folder[node])
-                if folder >= 0:
-                    payoff = -float(tree.spent[node, 0]) if folder == 0 else float(tree.spent[node, 1])
-                    out[j] += payoff * weight
-                elif kind == LEAF or ranks is None:
-                    if runout is None:
-                        runout = space.runout_matrix(board, np.float64)
-                    out[j] += float(tree.stake[node]) * runout * weight
-                else:
-                    signs = np.sign(ranks[:, None] - ranks[None, :]).astype(np.float64)
-                    out[j] += float(tree.stake[node]) * signs * weight
+            first, second = (_reaches(tree, both[p], p, valid) for p in (0, 1))
+            out[j] = ((first[folds] * pays[:, None]).T @ second[folds]) * compatible
+            out[j] += ((first[ends] * stakes[:, None]).T @ second[ends]) * signs
         return out
+
+
+class PolicyRangeTable:
+    """``trunk_strategy(tree, position)`` for a hold'em blueprint that knows its ranges
+    (:class:`~pokerbot.strategies.abstract.ranges.PolicyRange`): at each of ``position``'s
+    decisions of ``tree``, every holding's probabilities of the blueprint's actions at the node
+    its translator locates, each abstract action given to the tree's action of the same kind
+    (a raise: the nearest in chips); off the blueprint's tree, its pot-odds rule."""
+
+    def __init__(self, ranges: object) -> None:
+        self.ranges = ranges
+
+    def __call__(self, tree: SubgameTree, position: int) -> np.ndarray:
+        ranges = self.ranges
+        policy, translator, abstraction = ranges.policy, ranges.translator, ranges.abstraction  # type: ignore[attr-defined]
+        out = np.zeros((tree.num_slots, NUM_HOLDINGS))
+        for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
+            state = tree.states[int(node)]
+            base, actions = int(tree.slot[node]), tree.actions[int(node)]
+            where = translator.locate(state, position, 0)
+            if not where.synced:
+                for k, action in enumerate(actions):
+                    out[base + k] = ranges.action_probabilities(state, position, 0, action)  # type: ignore[attr-defined]
+                continue
+            real = translator.real_actions(where.node, state)
+            count = abstraction.num_buckets[state.round]
+            rows = np.array([policy.row(where.node, b) for b in range(count)], dtype=np.float64)
+            rows /= np.where(rows.sum(axis=1, keepdims=True) > 0, rows.sum(axis=1, keepdims=True), 1.0)
+            per_bucket = np.zeros((count, len(actions)))
+            for a, action in enumerate(real):
+                per_bucket[:, _nearest(actions, action)] += rows[:, a]
+            out[base : base + len(actions)] = per_bucket[abstraction.buckets_all(state.visible_board(), state.round)].T
+        return out
+
+
+def _nearest(actions: Sequence[Action], action: Action) -> int:
+    """The index of ``action`` among ``actions``, or of the same kind's nearest in size."""
+    same = [k for k, a in enumerate(actions) if a.kind is action.kind]
+    if not same:
+        return next(k for k, a in enumerate(actions) if a.kind is ActionKind.CALL)
+    return min(same, key=lambda k: abs(int(actions[k].size or 0) - int(action.size or 0)))
 
 
 def _reaches(tree: SubgameTree, strategy: np.ndarray, position: int, root: np.ndarray) -> np.ndarray:
@@ -295,4 +326,13 @@ def _known_board(state: HandState) -> tuple[int, ...]:
     return tuple(state.board_cards[: game.board_start[last] + game.num_board_cards[last]])
 
 
-__all__ = ["BIASES", "FACTOR", "ROUND_STARTS", "BlueprintLeaves", "ContinuationValues", "LeafChoice", "biased"]
+__all__ = [
+    "BIASES",
+    "FACTOR",
+    "ROUND_STARTS",
+    "BlueprintLeaves",
+    "ContinuationValues",
+    "LeafChoice",
+    "PolicyRangeTable",
+    "biased",
+]
