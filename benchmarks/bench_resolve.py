@@ -21,7 +21,12 @@ exploitability in percent of the pot after 30, 100, 150, 300 and 600 iterations;
 turns re-solved as a new round starts (our range uniform, the opponent's gadget bounded by its
 run-out values, as :mod:`pokerbot.strategies.resolve.continual` does): how far the opponent's
 best response exceeds those bounds, on average over its holdings and at the most, in percent
-of the pot (0 where the bounds can be met).
+of the pot (0 where the bounds can be met). With ``--leaves multi-valued`` the gadget rows use
+multi-valued leaves instead (``strategies/resolve/leaves.py``: the opponent chooses among the
+blueprint's continuation and three biased ones over the river, we play the blueprint), and the
+bounds are the opponent's values when both play the blueprint on from the turn's start (the
+values a multi-valued leaf of the flop gives it for this turn card); it also prints the
+seconds the leaves' values took.
 
 **CPU per hand** (``--cpu``): ``--strategy`` (e.g. ``resolve-exploit:30iterations``, an
 iteration budget: the same play on any machine) plays ``--hands`` in-process hands against
@@ -50,6 +55,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +68,7 @@ from pokerbot.protocol.wire import MatchState
 from pokerbot.strategies.base import Strategy
 from pokerbot.strategies.registry import default_registry
 from pokerbot.strategies.resolve.cfr import SubgameSolver
+from pokerbot.strategies.resolve.leaves import BlueprintLeaves, PolicyRangeTable
 from pokerbot.strategies.resolve.tree import build_subgame
 
 STREETS = ("pre-flop", "flop", "turn", "river")
@@ -269,13 +276,28 @@ TURNS = {
 CHECKPOINTS = (30, 100, 150, 300, 600)
 
 
-def convergence() -> dict[str, dict[str, object]]:
+def registry_blueprint(game: Game) -> Any:
+    """The shipped blueprint's player for ``game`` (its ranges give the continuations)."""
+    from pokerbot.strategies.abstract.player import blueprint_factory
+
+    blueprint = blueprint_factory(game, 1)
+    blueprint.prepare()
+    return blueprint
+
+
+def convergence(leaves: str = "runout") -> dict[str, dict[str, object]]:
     """Exploitability (percent of the pot) of full-range turn and river subgames at
-    :data:`CHECKPOINTS` iterations."""
+    :data:`CHECKPOINTS` iterations (``leaves`` ``multi-valued``: the gadget rows alone, with
+    multi-valued leaves)."""
     game = load_game("holdem-nolimit-2p")
     space = holding_space(game)
     report: dict[str, dict[str, object]] = {}
     spots = {f"river, {name}": spot for name, spot in RIVERS.items()} | {f"turn, {n}": s for n, s in TURNS.items()}
+    continuations = None
+    if leaves == "multi-valued":
+        spots = {}
+        blueprint = registry_blueprint(game)
+        continuations = BlueprintLeaves(game, space, PolicyRangeTable(blueprint.ranges), round_start="blueprint")
     for name, (board, actions) in spots.items():
         state = _spot(game, board, actions)
         tree = build_subgame(state)
@@ -290,10 +312,20 @@ def convergence() -> dict[str, dict[str, object]]:
         cards = tuple(state.visible_board())
         valid = space.valid(cards).astype(np.float64)
         ours = valid.copy()
-        bounds = float(min(state.spent)) * (space.runout_matrix(cards, np.float64) @ ours) * valid
+        tree = build_subgame(state)
+        values = None
+        started = time.process_time()
+        if continuations is None:
+            bounds = float(min(state.spent)) * (space.runout_matrix(cards, np.float64) @ ours) * valid
+        else:
+            found = continuations.round_start_bounds(state, ours, 1)
+            assert found is not None
+            bounds = found * valid
+            values = continuations.values(tree, 1)
+        seconds = time.process_time() - started
         ranges = np.ones((2, space.size))
         ranges[0] = ours
-        solver = SubgameSolver(build_subgame(state), space, cards, ranges, (1, bounds))
+        solver = SubgameSolver(tree, space, cards, ranges, (1, bounds), leaves=values)
         mean: dict[str, float] = {}
         most: dict[str, float] = {}
         for count in CHECKPOINTS:
@@ -303,6 +335,8 @@ def convergence() -> dict[str, dict[str, object]]:
             most[str(count)] = 100.0 * float(excess.max()) / state.pot
         report[f"turn gadget, {name}"] = {
             "pot": state.pot,
+            "leaves": leaves,
+            "leaf_seconds": seconds,
             "excess_mean_percent_of_pot": mean,
             "excess_max_percent_of_pot": most,
         }
@@ -319,6 +353,9 @@ def main() -> None:
     parser.add_argument("--json")
     parser.add_argument("--cpu", action="store_true", help="CPU seconds per hand instead (module docstring)")
     parser.add_argument("--convergence", action="store_true", help="subgames' exploitability by iterations instead")
+    parser.add_argument(
+        "--leaves", choices=("runout", "multi-valued"), default="runout", help="--convergence: the gadget rows' leaves"
+    )
     parser.add_argument("--repeats", type=int, default=3, help="--cpu: runs of each checkout")
     parser.add_argument("--compare", help="--cpu: another checkout, run alternating with this one")
     parser.add_argument("--cpu-run", action="store_true", help=argparse.SUPPRESS)
@@ -329,7 +366,7 @@ def main() -> None:
     load_before = os.getloadavg()
     print(f"load before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
     if args.convergence:
-        table = convergence()
+        table = convergence(args.leaves)
         print("exploitability, percent of the pot, after " + " / ".join(map(str, CHECKPOINTS)) + " iterations")
         for name, entry in table.items():
             for key in ("exploitability_percent_of_pot", "excess_mean_percent_of_pot", "excess_max_percent_of_pot"):
@@ -337,6 +374,8 @@ def main() -> None:
                 if isinstance(figures, dict):
                     label = "" if key.startswith("exploitability") else f" {key.split('_')[1]} excess over the bounds"
                     print(f"  {name} (pot {entry['pot']}){label}: " + " / ".join(f"{v:.2f}" for v in figures.values()))
+            if "leaf_seconds" in entry:
+                print(f"  {name}: {entry['leaves']} leaves, their values {entry['leaf_seconds']:.1f} s of CPU")
         if args.json:
             with open(args.json, "w") as file:
                 json.dump({"args": vars(args), "convergence": table}, file, indent=1)

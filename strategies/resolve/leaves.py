@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from pokerbot.protocol.actions import Action, ActionKind
 from pokerbot.protocol.analysis.holdings import NUM_HOLDINGS
@@ -56,57 +58,57 @@ from there; ``best``, the best of its continuations' values, for the cards that 
 
 class ContinuationValues(NamedTuple):
     """The leaves of one subgame (see the module docstring): ``chooser`` picks among the
-    continuations; ``payoffs[leaf, choice, h, o]``, float64 over every holding, the leaves in
-    the order of ``np.flatnonzero(tree.kind == LEAF)``."""
+    continuations; ``payoffs[leaf]`` is ``[choice, h, o]`` over every holding (a leaf where
+    nobody can bet again has one choice), the leaves in the order of
+    ``np.flatnonzero(tree.kind == LEAF)``."""
 
     chooser: int
-    payoffs: np.ndarray
+    payoffs: Sequence[np.ndarray]
 
 
 class LeafChoice:
-    """The chooser's decisions at a solve's leaves, as the solver plays them: regrets and
-    strategies ``[leaf, choice, live holding]`` (float64), the payoffs restricted to the live
-    holdings."""
+    """The chooser's decisions at a solve's leaves, as the solver plays them: per leaf, the
+    payoffs restricted to the live holdings (float32) and the regrets and strategies
+    ``[choice, live holding]`` (float64)."""
 
     def __init__(self, values: ContinuationValues, live: np.ndarray) -> None:
         self.chooser = int(values.chooser)
-        payoffs = values.payoffs[:, :, live][:, :, :, live]
-        self.payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
-        leaves, k, n = payoffs.shape[0], payoffs.shape[1], live.size
-        self.regrets = np.zeros((leaves, k, n))
-        self.strategy_sum = np.zeros((leaves, k, n))
-        self.sigma = np.full((leaves, k, n), 1.0 / k)
-        self._choice_values = np.zeros((leaves, k, n))
+        self.payoffs = [np.ascontiguousarray(p[:, live][:, :, live], dtype=np.float32) for p in values.payoffs]
+        n = live.size
+        self.regrets = [np.zeros((p.shape[0], n)) for p in self.payoffs]
+        self.strategy_sum = [np.zeros((p.shape[0], n)) for p in self.payoffs]
+        self.sigma = [np.full((p.shape[0], n), 1.0 / p.shape[0]) for p in self.payoffs]
+        self._choice_values = [np.zeros((p.shape[0], n)) for p in self.payoffs]
 
-    def average(self) -> np.ndarray:
-        """The chooser's average choice at every leaf (the current one where never reached)."""
-        total = self.strategy_sum.sum(axis=1, keepdims=True)
-        safe = np.where(total > 0, total, 1.0)
-        return np.where(total > 0, self.strategy_sum / safe, self.sigma)
-
-    def choice_values(self, reach: np.ndarray) -> np.ndarray:
-        """The chooser's counterfactual values of every choice ``[leaf, choice, holding]``,
-        against the other position's ``reach`` at the leaves ``[leaf, holding]``."""
-        if self.chooser == 0:
-            return np.einsum("ljho,lo->ljh", self.payoffs, reach)
-        return -np.einsum("ljho,lh->ljo", self.payoffs, reach)
+    def average(self) -> list[np.ndarray]:
+        """The chooser's average choice ``[choice, holding]`` at every leaf (the current one
+        where never reached)."""
+        out = []
+        for total, sigma in zip(self.strategy_sum, self.sigma, strict=True):
+            mass = total.sum(axis=0, keepdims=True)
+            out.append(np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), sigma))
+        return out
 
     def values(self, player: int, reach: np.ndarray, how: str = "current") -> np.ndarray:
         """``player``'s counterfactual values at the leaves ``[leaf, holding]`` against the
         other's ``reach`` there: the chooser's ``current`` or ``average`` choice, or (``best``,
         the chooser's values only) its best choice per holding."""
-        if player == self.chooser:
-            values = self.choice_values(reach)
-            self._choice_values = values
-            if how == "best":
-                return np.asarray(values.max(axis=1))
-            choice = self.sigma if how == "current" else self.average()
-            return np.asarray((choice * values).sum(axis=1))
-        choice = self.sigma if how != "average" else self.average()
-        weighted = choice * reach[:, None, :]  # the chooser's reach of each choice
-        if player == 0:
-            return np.asarray(np.einsum("ljho,ljo->lh", self.payoffs, weighted))
-        return np.asarray(-np.einsum("ljho,ljh->lo", self.payoffs, weighted))
+        out = np.zeros((len(self.payoffs), reach.shape[1]))
+        choices = self.average() if how == "average" or (how == "best" and player != self.chooser) else self.sigma
+        for i, payoffs in enumerate(self.payoffs):
+            r = reach[i].astype(np.float32)
+            if player == self.chooser:
+                per_choice = (payoffs @ r) if player == 0 else -(r @ payoffs)
+                values = per_choice.astype(np.float64)
+                self._choice_values[i] = values
+                out[i] = values.max(axis=0) if how == "best" else (choices[i] * values).sum(axis=0)
+            else:
+                weighted = (choices[i] * r[None, :]).astype(np.float32)  # the chooser's reach of each choice
+                if player == 0:
+                    out[i] = (payoffs @ weighted[:, :, None])[:, :, 0].sum(axis=0)
+                else:
+                    out[i] = -(weighted[:, None, :] @ payoffs)[:, 0, :].sum(axis=0)
+        return out
 
     def update(self, leaf_values: np.ndarray, own: np.ndarray, t: float) -> None:
         """After a half-iteration of the chooser (its :meth:`values` at the current choice
@@ -114,15 +116,14 @@ class LeafChoice:
         sum and the next choice, by the solver's rule at iteration ``t``."""
         positive, negative = _RULE.discounts(t)
         weight = _RULE.average_decay(t)
-        r = self.regrets
-        r *= np.where(r > 0, positive, negative)
-        r += self._choice_values - leaf_values[:, None, :]
-        self.strategy_sum *= weight
-        self.strategy_sum += own[:, None, :] * self.sigma
-        plus = np.maximum(r, 0.0)
-        total = plus.sum(axis=1, keepdims=True)
-        k = r.shape[1]
-        self.sigma = np.where(total > 0, plus / np.where(total > 0, total, 1.0), 1.0 / k)
+        for i, r in enumerate(self.regrets):
+            r *= np.where(r > 0, positive, negative)
+            r += self._choice_values[i] - leaf_values[i][None, :]
+            self.strategy_sum[i] *= weight
+            self.strategy_sum[i] += own[i][None, :] * self.sigma[i]
+            plus = np.maximum(r, 0.0)
+            total = plus.sum(axis=0, keepdims=True)
+            self.sigma[i] = np.where(total > 0, plus / np.where(total > 0, total, 1.0), 1.0 / r.shape[0])
 
 
 def biased(strategy: np.ndarray, tree: SubgameTree, position: int, kind: ActionKind, factor: float) -> np.ndarray:
@@ -178,20 +179,18 @@ class BlueprintLeaves:
     def values(self, tree: SubgameTree, chooser: int) -> ContinuationValues:
         """The payoffs of every leaf of ``tree`` (see :class:`ContinuationValues`)."""
         leaves = np.flatnonzero(tree.kind == LEAF)
-        payoffs = np.zeros((leaves.size, self.choices, self.space.size, self.space.size))
-        for i, node in enumerate(leaves):
-            payoffs[i] = self._leaf(tree.states[int(node)], chooser)
-        return ContinuationValues(chooser, payoffs)
+        return ContinuationValues(chooser, [self._leaf(tree.states[int(node)], chooser) for node in leaves])
 
     def round_start_bounds(self, state: HandState, our_range: np.ndarray, chooser: int) -> np.ndarray | None:
         """The chooser's bounds at the start of ``state``'s round (its cards just dealt, no
         action yet) against ``our_range``, by :attr:`round_start`; None for the run-out values."""
         if self.round_start == "runout":
             return None
+        n = self.space.size
         key = (state.betting_string(), tuple(sorted(state.visible_board())), chooser)
         per_choice = self._dealt.get(key)
         if per_choice is None:
-            per_choice = self._dealt[key] = self._continuations(state, chooser)
+            per_choice = self._dealt[key] = self._continuations(state, chooser, np.zeros((self.choices, n, n)))
         if chooser == 0:
             values = per_choice @ our_range
         else:
@@ -208,38 +207,40 @@ class BlueprintLeaves:
         if found is not None:
             return found
         n = self.space.size
+        if leaf.finished:  # all-in: nobody bets again, whatever the continuation
+            found = float(min(leaf.spent)) * self.space.runout_matrix(known, np.float32)[None]
+            self._leaves[key] = found
+            return found
         rest = [c for c in sorted(game.deck) if c not in known]
         last = _last_round(leaf)
-        coming = game.total_board_cards - len(known) if leaf.finished else game.num_board_cards[last + 1]
+        coming = game.num_board_cards[last + 1]
         total = np.zeros((self.choices, n, n))
-        count = np.zeros((n, n))
         for cards in itertools.combinations(rest, coming):
             state = HandState(game, board_cards=known + cards)
             for _round, _actor, action in leaf.history():
                 state.apply(action)
-            total += self._continuations(state, chooser)
-            valid = self.space.valid(known + cards).astype(np.float64)
-            count += np.outer(valid, valid)
-        found = self._leaves[key] = total / np.where(count > 0, count, 1.0)
+            self._continuations(state, chooser, total)
+        # every pair of holdings that shares no card sees as many deals
+        found = (total / comb(len(rest) - 2 * self.space.hole, coming)).astype(np.float32)
+        self._leaves[key] = found
         return found
 
-    def _continuations(self, state: HandState, chooser: int) -> np.ndarray:
-        """``[choice, h, o]``: position 0's expected payoff from ``state`` (a round's start,
-        its cards dealt) when the chooser plays each continuation and the other the blueprint."""
+    def _continuations(self, state: HandState, chooser: int, out: np.ndarray) -> np.ndarray:
+        """Adds to ``out[choice, h, o]`` position 0's expected payoff from ``state`` (a round's
+        start, its cards dealt) when the chooser plays each continuation and the other the
+        blueprint; returns ``out``."""
         space = self.space
         board = tuple(state.visible_board())
         valid = space.valid(board).astype(np.float64)
-        n = space.size
         if state.finished or state.current_player is None:  # all-in: the run-out
-            matrix = float(min(state.spent)) * space.runout_matrix(board, np.float64)
-            return np.repeat(matrix[None], self.choices, axis=0)
+            out += float(min(state.spent)) * space.runout_matrix(board, np.float64)
+            return out
         tree = build_subgame(state, self.sizing)
         strategy = self.trunk_strategy(tree, 1 - chooser)  # type: ignore[operator]
         theirs = self.trunk_strategy(tree, chooser)  # type: ignore[operator]
         tables = [np.asarray(theirs, dtype=np.float64)]
         tables += [biased(theirs, tree, chooser, kind, self.factor) for kind in self.biases]
-        compatible = (~space.conflicts).astype(np.float64) * np.outer(valid, valid)
-        out = np.zeros((self.choices, n, n))
+        compatible = ~space.conflicts & np.outer(valid > 0, valid > 0)
         kind, folder = tree.kind, tree.folder
         folds = np.flatnonzero(folder >= 0)
         pays = np.where(folder[folds] == 0, -tree.spent[folds, 0], tree.spent[folds, 1]).astype(np.float64)
@@ -247,16 +248,37 @@ class BlueprintLeaves:
         stakes = tree.stake[ends].astype(np.float64)
         if len(board) == space.total_board:
             ranks = space.ranks(board)
-            signs = np.sign(ranks[:, None] - ranks[None, :]).astype(np.float64) * compatible
+            signs = np.sign(ranks[:, None] - ranks[None, :]).astype(np.float64)
         else:  # a later round is still to come after this one: its run-out
             signs = space.runout_matrix(board, np.float64)
         for j, table in enumerate(tables):
             both = [strategy, strategy]
             both[chooser] = table
-            first, second = (_reaches(tree, both[p], p, valid) for p in (0, 1))
-            out[j] = ((first[folds] * pays[:, None]).T @ second[folds]) * compatible
-            out[j] += ((first[ends] * stakes[:, None]).T @ second[ends]) * signs
+            cores, classes = [], []
+            for p in (0, 1):
+                reach = _reaches(tree, both[p], p, valid)
+                # holdings whose reach agrees at every end (a blueprint's bucket) form one class
+                core, members = _classes(reach[np.concatenate([folds, ends])])
+                cores.append(core)
+                classes.append(members)
+            first, second = cores
+            fold_core = (first[: folds.size] * pays[:, None]).T @ second[: folds.size]
+            end_core = (first[folds.size :] * stakes[:, None]).T @ second[folds.size :]
+            _accumulate(out[j], fold_core, end_core, classes[0], classes[1], signs, compatible)
         return out
+
+
+@njit(cache=True)
+def _accumulate(out, fold_core, end_core, first, second, signs, compatible):  # type: ignore[no-untyped-def]
+    """``out[h, o] += fold_core[a, b] + signs[h, o] * end_core[a, b]`` for compatible pairs,
+    ``a`` and ``b`` the classes of ``h`` (position 0) and ``o`` (position 1)."""
+    n = out.shape[0]
+    for h in range(n):
+        a = first[h]
+        for o in range(n):
+            if compatible[h, o]:
+                b = second[o]
+                out[h, o] += fold_core[a, b] + signs[h, o] * end_core[a, b]
 
 
 class PolicyRangeTable:
@@ -268,28 +290,46 @@ class PolicyRangeTable:
 
     def __init__(self, ranges: object) -> None:
         self.ranges = ranges
+        self._rows: dict[tuple[str, int], np.ndarray | None] = {}
 
     def __call__(self, tree: SubgameTree, position: int) -> np.ndarray:
         ranges = self.ranges
-        policy, translator, abstraction = ranges.policy, ranges.translator, ranges.abstraction  # type: ignore[attr-defined]
+        abstraction = ranges.abstraction  # type: ignore[attr-defined]
         out = np.zeros((tree.num_slots, NUM_HOLDINGS))
         for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
             state = tree.states[int(node)]
             base, actions = int(tree.slot[node]), tree.actions[int(node)]
-            where = translator.locate(state, position, 0)
-            if not where.synced:
+            per_bucket = self._per_bucket(state, position, actions)
+            if per_bucket is None:  # off the blueprint's tree: its rule for every holding
                 for k, action in enumerate(actions):
                     out[base + k] = ranges.action_probabilities(state, position, 0, action)  # type: ignore[attr-defined]
-                continue
+            else:
+                out[base : base + len(actions)] = per_bucket[
+                    abstraction.buckets_all(state.visible_board(), state.round)
+                ].T
+        return out
+
+    def _per_bucket(self, state: HandState, position: int, actions: Sequence[Action]) -> np.ndarray | None:
+        """The blueprint's probabilities ``[bucket, action]`` of ``actions`` where ``state``'s
+        betting locates it (None off its tree), once per betting."""
+        key = (state.betting_string(), position)
+        if key in self._rows:
+            return self._rows[key]
+        ranges = self.ranges
+        policy, translator, abstraction = ranges.policy, ranges.translator, ranges.abstraction  # type: ignore[attr-defined]
+        where = translator.locate(state, position, 0)
+        per_bucket = None
+        if where.synced:
             real = translator.real_actions(where.node, state)
             count = abstraction.num_buckets[state.round]
             rows = np.array([policy.row(where.node, b) for b in range(count)], dtype=np.float64)
-            rows /= np.where(rows.sum(axis=1, keepdims=True) > 0, rows.sum(axis=1, keepdims=True), 1.0)
+            totals = rows.sum(axis=1, keepdims=True)
+            rows /= np.where(totals > 0, totals, 1.0)
             per_bucket = np.zeros((count, len(actions)))
             for a, action in enumerate(real):
                 per_bucket[:, _nearest(actions, action)] += rows[:, a]
-            out[base : base + len(actions)] = per_bucket[abstraction.buckets_all(state.visible_board(), state.round)].T
-        return out
+        self._rows[key] = per_bucket
+        return per_bucket
 
 
 def _nearest(actions: Sequence[Action], action: Action) -> int:
@@ -298,6 +338,23 @@ def _nearest(actions: Sequence[Action], action: Action) -> int:
     if not same:
         return next(k for k, a in enumerate(actions) if a.kind is ActionKind.CALL)
     return min(same, key=lambda k: abs(int(actions[k].size or 0) - int(action.size or 0)))
+
+
+_PROJECTION = np.random.default_rng(0).random((2, 64))
+
+
+def _classes(reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct columns of ``reach`` ``[end, holding]``: ``(core, members)`` with
+    ``reach == core[:, members]`` (holdings of one bucket of a blueprint reach every end alike)."""
+    rows = reach.shape[0]
+    projection = np.resize(_PROJECTION, (2, max(rows, 1)))[:, :rows]
+    keys = projection @ reach
+    _, first, members = np.unique(keys[0] + np.pi * keys[1], return_index=True, return_inverse=True)
+    core = reach[:, first]
+    members = np.ascontiguousarray(members.reshape(-1), dtype=np.int64)
+    if not np.array_equal(core[:, members], reach):  # two columns projected alike: no classes
+        return reach, np.arange(reach.shape[1], dtype=np.int64)
+    return core, members
 
 
 def _reaches(tree: SubgameTree, strategy: np.ndarray, position: int, root: np.ndarray) -> np.ndarray:
