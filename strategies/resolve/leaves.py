@@ -269,7 +269,7 @@ class BlueprintLeaves:
 
 
 @njit(cache=True)
-def _accumulate(out, fold_core, end_core, first, second, signs, compatible):  # type: ignore[no-untyped-def]
+def _accumulate(out, fold_core, end_core, first, second, signs, compatible):
     """``out[h, o] += fold_core[a, b] + signs[h, o] * end_core[a, b]`` for compatible pairs,
     ``a`` and ``b`` the classes of ``h`` (position 0) and ``o`` (position 1)."""
     n = out.shape[0]
