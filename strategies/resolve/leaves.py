@@ -28,9 +28,9 @@ dense ``[holding, holding]`` matrix per leaf, choice and card: games with a few 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -44,7 +44,14 @@ from pokerbot.strategies.betting.sizing import BetSizing
 from pokerbot.strategies.regret import RULES
 from pokerbot.strategies.resolve.tree import DECISION, LEAF, SubgameTree, build_subgame
 
+if TYPE_CHECKING:
+    from pokerbot.strategies.abstract.ranges import PolicyRange
+
 _RULE = RULES["dcfr"]
+
+StrategyTable = Callable[[SubgameTree, int], np.ndarray]
+"""``table(tree, position)``: a blueprint's strategy over a subgame ``tree`` at ``position``'s
+decisions, ``[slot, holding]`` (the rows of the other position's decisions are not read)."""
 
 BIASES: tuple[ActionKind, ...] = (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE)
 """The action kinds the continuations after the blueprint's own are biased toward."""
@@ -154,7 +161,7 @@ class BlueprintLeaves:
         self,
         game: Game,
         space: HoldingSpace,
-        trunk_strategy: object,
+        trunk_strategy: StrategyTable,
         sizing: BetSizing | None = None,
         biases: Sequence[ActionKind] = BIASES,
         factor: float = FACTOR,
@@ -236,8 +243,8 @@ class BlueprintLeaves:
             out += float(min(state.spent)) * space.runout_matrix(board, np.float64)
             return out
         tree = build_subgame(state, self.sizing)
-        strategy = self.trunk_strategy(tree, 1 - chooser)  # type: ignore[operator]
-        theirs = self.trunk_strategy(tree, chooser)  # type: ignore[operator]
+        strategy = self.trunk_strategy(tree, 1 - chooser)
+        theirs = self.trunk_strategy(tree, chooser)
         tables = [np.asarray(theirs, dtype=np.float64)]
         tables += [biased(theirs, tree, chooser, kind, self.factor) for kind in self.biases]
         compatible = ~space.conflicts & np.outer(valid > 0, valid > 0)
@@ -269,7 +276,15 @@ class BlueprintLeaves:
 
 
 @njit(cache=True)
-def _accumulate(out, fold_core, end_core, first, second, signs, compatible):
+def _accumulate(
+    out: np.ndarray,
+    fold_core: np.ndarray,
+    end_core: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    signs: np.ndarray,
+    compatible: np.ndarray,
+) -> None:
     """``out[h, o] += fold_core[a, b] + signs[h, o] * end_core[a, b]`` for compatible pairs,
     ``a`` and ``b`` the classes of ``h`` (position 0) and ``o`` (position 1)."""
     n = out.shape[0]
@@ -288,13 +303,13 @@ class PolicyRangeTable:
     its translator locates, each abstract action given to the tree's action of the same kind
     (a raise: the nearest in chips); off the blueprint's tree, its pot-odds rule."""
 
-    def __init__(self, ranges: object) -> None:
+    def __init__(self, ranges: PolicyRange) -> None:
         self.ranges = ranges
         self._rows: dict[tuple[str, int], np.ndarray | None] = {}
 
     def __call__(self, tree: SubgameTree, position: int) -> np.ndarray:
         ranges = self.ranges
-        abstraction = ranges.abstraction  # type: ignore[attr-defined]
+        abstraction = ranges.abstraction
         out = np.zeros((tree.num_slots, NUM_HOLDINGS))
         for node in np.flatnonzero((tree.kind == DECISION) & (tree.player == position)):
             state = tree.states[int(node)]
@@ -302,7 +317,7 @@ class PolicyRangeTable:
             per_bucket = self._per_bucket(state, position, actions)
             if per_bucket is None:  # off the blueprint's tree: its rule for every holding
                 for k, action in enumerate(actions):
-                    out[base + k] = ranges.action_probabilities(state, position, 0, action)  # type: ignore[attr-defined]
+                    out[base + k] = ranges.action_probabilities(state, position, 0, action)
             else:
                 out[base : base + len(actions)] = per_bucket[
                     abstraction.buckets_all(state.visible_board(), state.round)
@@ -316,7 +331,9 @@ class PolicyRangeTable:
         if key in self._rows:
             return self._rows[key]
         ranges = self.ranges
-        policy, translator, abstraction = ranges.policy, ranges.translator, ranges.abstraction  # type: ignore[attr-defined]
+        policy, translator, abstraction = ranges.policy, ranges.translator, ranges.abstraction
+        if translator is None:
+            raise ValueError("the continuations read a no-limit blueprint through its translator")
         where = translator.locate(state, position, 0)
         per_bucket = None
         if where.synced:
