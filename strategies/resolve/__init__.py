@@ -2,6 +2,7 @@
 
 * :mod:`.tree`: the public betting tree of a subgame, from a real state to its round's end;
 * :mod:`.cfr`: vector-form Discounted CFR over a subgame, with the re-solving gadget;
+* :mod:`.leaves`: multi-valued leaves (the opponent's choice among continuation strategies);
 * :mod:`.continual`: continual re-solving along a hand (our range, the opponent's values);
 * :mod:`.player`: the ``resolve`` strategy (a blueprint's trunk, then re-solving);
 * :mod:`.exact`: the player's whole strategy as a table in small games (exact exploitability);

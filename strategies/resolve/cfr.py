@@ -32,6 +32,9 @@ that position's range is not given; at the root it chooses, holding by holding, 
 entering the subgame and taking ``bounds[h]`` (its counterfactual value where the subgame was
 entered in an earlier solve). The re-solved strategy then gives it no more than those values
 (up to the solver's error): the re-solve is safe.
+
+**Multi-valued leaves** (:mod:`.leaves`): with ``leaves`` a leaf is a last decision of the
+opponent among continuation values (Brown, Sandholm and Amos 2018) instead of its run-out.
 """
 
 from __future__ import annotations
