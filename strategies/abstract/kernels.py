@@ -308,7 +308,7 @@ def es_mccfr(
     the opponent's; the opponent's average strategy accumulates its current strategy where it
     acts. Tables may be float32 or float64.
 
-    Negative-regret pruning (Brown and Sandholm 2019, Pluribus), from iteration
+    Negative-regret pruning (Pluribus: Brown and Sandholm 2019, *Science*), from iteration
     ``prune_after + 1`` on when ``prune_after >= 0``: an iteration prunes with probability
     ``prune_share`` (one draw of the generator per iteration, none before), and a pruning
     traversal skips the traverser's actions whose regret is below ``prune_below`` (chips) except

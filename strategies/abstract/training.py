@@ -9,7 +9,7 @@ this process, another core, a Ray node) from the same tables with its own genera
 :meth:`Trainer.merge` sums what the workers added (the new tables are the old ones plus every
 worker's change; one worker's tables are taken as they are). Then the update rule's discounts
 apply at every multiple of ``discount_every`` iterations passed, up to ``discount_until``
-(Brown and Sandholm 2019; linear CFR in Pluribus's form: after the ``k``-th interval the regrets
+(Brown and Sandholm 2019, AAAI; linear CFR in the form of Pluribus, Brown and Sandholm 2019, *Science*: after the ``k``-th interval the regrets
 and the average's sums are multiplied by ``k / (k + 1)``; :class:`~pokerbot.strategies.regret.UpdateRule`
 gives the factors of ``linear`` and ``dcfr``). Pruning (:func:`~pokerbot.strategies.abstract.kernels.es_mccfr`)
 starts after ``prune_after`` iterations.
