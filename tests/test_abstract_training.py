@@ -226,9 +226,9 @@ def test_two_workers_on_ray_train_what_two_workers_in_this_process_train(tiny):
 
 def test_training_settings_and_bad_input_are_refused_in_one_line(tiny):
     result = _train(tiny, "--iterations", "1000", "--out", "x.npz", "--sync-every", "700")
-    assert result.exit_code == 2 and "sync_every must divide" in result.output
+    assert result.exit_code == 2 and "--sync-every must divide --checkpoint-every" in result.output
     leduc = ["solve", "leduc", "--buckets", "exact", "--iterations", "9", "--out", "x.npz"]
     result = runner.invoke(app, [*leduc, "--algorithm", "os-mccfr", "--rule", "linear"])
     assert result.exit_code == 2 and "es-mccfr only" in result.output
-    result = runner.invoke(app, [*leduc, "--actions", "blueprint"])
+    result = runner.invoke(app, [*leduc, "--algorithm", "os-mccfr", "--actions", "blueprint"])
     assert result.exit_code == 2 and "no-limit" in result.output
