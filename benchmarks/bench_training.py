@@ -9,7 +9,8 @@ executor ``pokerbot solve --jobs/--address`` uses, ``--syncs`` syncs of ``--sync
 iterations after one warm-up sync (JIT compilation and Ray's start excluded). Per sync: the
 wall time, the workers' slowest computing time, and the rest (sending the tables, merging, the
 discounts): the sync cost. Iterations a second are over wall time; the scaling is the ratio to
-one worker's. One worker runs in this process unless ``--ray-always``.
+one worker's. One worker runs in this process unless ``--ray-always``; there the process's CPU
+time is measured too (iterations a CPU second: a core's rate on a machine others share).
 """
 
 from __future__ import annotations
@@ -54,15 +55,16 @@ def main() -> None:
         else:
             executor = RayExecutor(workers, args.address)
         with executor:
-            walls, computes = [], []
+            walls, computes, cpus = [], [], []
             for sync in range(args.syncs + 1):
                 orders = trainer.orders()
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), time.process_time()
                 results = executor.map(_train_task, orders)
                 trainer.merge(orders, results)
                 if sync:  # the first sync compiles and starts the workers
                     walls.append(time.perf_counter() - began)
                     computes.append(max(r.seconds for r in results))
+                    cpus.append(time.process_time() - cpu)
         wall, compute = statistics.median(walls), statistics.median(computes)
         row = {
             "workers": workers,
@@ -74,6 +76,8 @@ def main() -> None:
             "iterations_per_second": round(args.sync_every / wall),
             "table_megabytes": round(trainer.memory_bytes / 2**20, 1),
         }
+        if executor.jobs == 1 and not isinstance(executor, RayExecutor):
+            row["iterations_per_cpu_second"] = round(args.sync_every / statistics.median(cpus))
         rows.append(row)
         print(json.dumps(row), flush=True)
     base = rows[0]["iterations_per_second"]
