@@ -5,14 +5,16 @@ float32 tables, run by one worker or many that each iterate on their own copy.
 max_actions]``), the iteration count and one generator state per worker. A run advances in
 *syncs* of ``settings.sync_every`` iterations: each of the ``workers`` runs its share
 (:meth:`Trainer.orders`: its :class:`WorkOrder`, which :func:`run_order` executes anywhere:
-this process, another core, a Ray node) from the same tables with its own generator, and
-:meth:`Trainer.merge` sums what the workers added (the new tables are the old ones plus every
-worker's change; one worker's tables are taken as they are). Then the update rule's discounts
+this process, another core, a Ray node) from the same regrets with its own generator, and
+:meth:`Trainer.merge` sums what the workers added (the new regrets are the old ones plus every
+worker's change, one worker's regrets are taken as they are; the average's sums of each
+worker's iterations, which a worker starts from zero, are added to the run's). Then the update rule's discounts
 apply at every multiple of ``discount_every`` iterations passed, up to ``discount_until``
-(Brown and Sandholm 2019, AAAI; linear CFR in the form of Pluribus, Brown and Sandholm 2019, *Science*: after the ``k``-th interval the regrets
-and the average's sums are multiplied by ``k / (k + 1)``; :class:`~pokerbot.strategies.regret.UpdateRule`
-gives the factors of ``linear`` and ``dcfr``). Pruning (:func:`~pokerbot.strategies.abstract.kernels.es_mccfr`)
-starts after ``prune_after`` iterations.
+(Brown and Sandholm 2019, AAAI; linear CFR in the form of Pluribus, Brown and Sandholm 2019,
+*Science*: after the ``k``-th interval the regrets and the average's sums are multiplied by
+``k / (k + 1)``; :class:`~pokerbot.strategies.regret.UpdateRule` gives the factors of ``linear``
+and ``dcfr``). Pruning (:func:`~pokerbot.strategies.abstract.kernels.es_mccfr`) starts after
+``prune_after`` iterations.
 
 One iteration is a traversal for each position. Everything random comes from the workers'
 SplitMix64 states (worker ``w`` starts ``w * 2^44`` draws into the stream of ``seed``), the
@@ -87,12 +89,11 @@ class TrainingSettings:
 @dataclass(frozen=True)
 class WorkOrder:
     """One worker's share of a sync: iterations ``start + 1 .. start + count`` from ``regrets``
-    and ``cumulative`` with generator ``rng`` (the kernel's arguments; plain arrays, picklable)."""
+    with generator ``rng`` (the kernel's arguments; plain arrays, picklable)."""
 
     tree: TreeArrays
     deals: kernels.DealArrays
     regrets: np.ndarray
-    cumulative: np.ndarray
     rng: np.ndarray
     start: int
     count: int
@@ -104,7 +105,8 @@ class WorkOrder:
 
 @dataclass(frozen=True)
 class WorkResult:
-    """A worker's tables and generator after its order, and its seconds of computing."""
+    """A worker's regrets after its order, the average's sums of its iterations, its generator
+    after them, and its seconds of computing."""
 
     regrets: np.ndarray
     cumulative: np.ndarray
@@ -113,10 +115,10 @@ class WorkResult:
 
 
 def run_order(order: WorkOrder, copy: bool = True) -> WorkResult:
-    """Run ``order`` (on a copy of its tables unless ``copy`` is False)."""
+    """Run ``order`` (on a copy of its regrets unless ``copy`` is False)."""
     started = time.perf_counter()
     regrets = order.regrets.copy() if copy else order.regrets
-    cumulative = order.cumulative.copy() if copy else order.cumulative
+    cumulative = np.zeros_like(order.regrets)
     rng = order.rng.copy()
     tables = kernels.SolverArrays(regrets, cumulative, np.zeros((1, 1), dtype=np.int64))
     kernels.es_mccfr(
@@ -170,7 +172,6 @@ class Trainer:
                     tree,
                     deals,
                     self.regrets,
-                    self.cumulative,
                     self.rngs[w],
                     start,
                     share,
@@ -187,15 +188,17 @@ class Trainer:
         """Take the workers' results of :meth:`orders` and apply the discounts now due."""
         started = time.perf_counter()
         if len(results) == 1:
-            self.regrets, self.cumulative = results[0].regrets, results[0].cumulative
+            self.regrets = results[0].regrets
         else:
-            for name in ("regrets", "cumulative"):
-                base = getattr(self, name)
-                total = base.astype(np.float64)
-                for result in results:
-                    total += getattr(result, name)
-                    total -= base
-                setattr(self, name, total.astype(np.float32))
+            total = self.regrets.astype(np.float64)
+            for result in results:
+                total += result.regrets
+                total -= self.regrets
+            self.regrets = total.astype(np.float32)
+        average = self.cumulative.astype(np.float64)
+        for result in results:
+            average += result.cumulative
+        self.cumulative = average.astype(np.float32)
         for w, result in enumerate(results):
             self.rngs[w] = result.rng
         before = self.iterations
