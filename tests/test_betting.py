@@ -17,8 +17,8 @@ from pokerbot.models.action_classes import pot_raise_to
 from pokerbot.protocol.actions import CALL, FOLD, LIMIT_RAISE, Action
 from pokerbot.protocol.game import load_game
 from pokerbot.protocol.hand import HandState
-from pokerbot.strategies.abstract.betting import TREE_ARRAYS, build_betting_tree, tree_arrays
-from pokerbot.strategies.abstract.policy import AbstractPolicy
+from pokerbot.strategies.abstract.betting import BLUEPRINT_SIZING, TREE_ARRAYS, build_betting_tree, tree_arrays
+from pokerbot.strategies.abstract.policy import AbstractPolicy, _sizing_from_meta, _sizing_meta
 from pokerbot.strategies.betting.sizing import BetSizing, BetSizingError
 from pokerbot.strategies.betting.tree import (
     CHANCE,
@@ -149,6 +149,36 @@ def test_the_default_sizing_shoves_only_within_two_pots_of_the_stack():
     assert sizing.raise_actions(called_off) == [Action.raise_to(20_000)]  # the pot raise is the call-off all-in
     with pytest.raises(BetSizingError, match="all_in_pots"):
         BetSizing(all_in_pots=0.0)
+
+
+def test_opens_in_big_blinds_size_a_rounds_first_raise_and_the_blueprint_re_raises_three_times():
+    sizing = BLUEPRINT_SIZING
+    state = HandState(NOLIMIT)  # the small blind opens: 2, 2.5, 3 big blinds and all-in
+    assert sizing.raise_actions(state) == [Action.raise_to(x) for x in (200, 250, 300, 20_000)]
+    limped = HandState(NOLIMIT)
+    limped.apply(CALL)  # the big blind's first raise over a limp is sized in big blinds too
+    assert sizing.raise_actions(limped) == [Action.raise_to(x) for x in (200, 250, 300, 20_000)]
+    state.apply(Action.raise_to(250))  # a 3-bet of one pot is 3x: 750, then a 4-bet to 2,250
+    assert sizing.raise_actions(state) == [Action.raise_to(750), Action.raise_to(20_000)]
+    state.apply(Action.raise_to(750))
+    assert sizing.raise_actions(state) == [Action.raise_to(2_250), Action.raise_to(20_000)]
+    state.apply(Action.raise_to(2_250))
+    assert sizing.raise_actions(state) == []  # three raises: fold or call
+    state.apply(CALL)  # the flop: bets of a third, three quarters and five quarters of 4,500
+    assert sizing.raise_actions(state) == [Action.raise_to(2_250 + x) for x in (1_485, 3_375, 5_625, 17_750)]
+    clamped = BetSizing(bets=((1.0,),), raises=((1.0,),), all_in_pots=None, opens=((0.5, 300.0),))
+    assert clamped.raise_actions(HandState(NOLIMIT)) == [Action.raise_to(200), Action.raise_to(20_000)]
+    assert not BetSizing.uniform().opens and not clamped.is_uniform
+    with pytest.raises(BetSizingError, match="big blinds"):
+        BetSizing(opens=((0.0,),))
+
+
+def test_a_policy_file_keeps_the_opens_and_reads_sizings_stored_without_them():
+    stored = _sizing_meta(BLUEPRINT_SIZING)
+    assert stored["opens"] == [[2.0, 2.5, 3.0]]
+    assert _sizing_from_meta(json.loads(json.dumps(stored))) == BLUEPRINT_SIZING
+    without = BetSizing(bets=((0.5,),), raises=((1.0,),), count_from="root")
+    assert "opens" not in _sizing_meta(without) and _sizing_from_meta(_sizing_meta(without)) == without
 
 
 # ------------------------------------------------------------------ the builder

@@ -9,6 +9,16 @@ board). ``--checkpoint FILE`` resumes the run saved there (if it exists) and sav
 ``--checkpoint-every`` iterations; ``--snapshots DIR`` also writes the policy at each of
 those points (for exploitability curves). A fixed ``--seed`` reproduces a run.
 
+``solve GAME --buckets ... --algorithm es-mccfr --rule linear|dcfr|cfr`` trains a blueprint
+instead (:mod:`pokerbot.strategies.abstract.training`: discounted external sampling with
+negative-regret pruning after ``--prune-after`` iterations, float32 tables, an 8-bit policy
+file): ``--jobs N`` workers on a local Ray, or ``--address`` a Ray cluster's workers, each
+running its share of every ``--sync-every`` iterations on its own copy of the tables, summed at
+each sync; ``--actions blueprint`` the no-limit betting abstraction. Every checkpoint prints a
+line with iterations a second, the sync cost and the abstract exploitability estimate
+(``--estimate-deals`` deals; a responder remembering one round of buckets), also appended to
+``--curve FILE.json``.
+
 ``train-rnr LOGS... --game G --player NAME --buckets N --out MODEL.npz`` learns Ponsen, de Jong and Lanctot's (2011)
 opponent model (a tree per round) from ACPC logs and writes it as a policy table of the
 abstract game, the ``--model`` of ``solve --algorithm mcrnr``.
@@ -18,7 +28,9 @@ Bad input exits with status 2 and a one-line message on stderr.
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -30,15 +42,25 @@ from pokerbot.bot.cli.card_abstraction import is_distribution, load_abstraction
 from pokerbot.bot.cli.errors import fail
 from pokerbot.bot.cli.outputs import write_json_report
 from pokerbot.bot.cli.progress import LoggedProgress
+from pokerbot.bot.matches.executor import ExecutorError, Progress, make_executor
 from pokerbot.models.errors import ModelDataError
 from pokerbot.models.round_trees import learn_from_logs
 from pokerbot.protocol.errors import GameDefinitionError
 from pokerbot.protocol.game import Game, load_game
 from pokerbot.strategies.abstract.best_response import exploitability as abstract_exploitability
+from pokerbot.strategies.abstract.betting import SIZINGS
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.opponent import model_table
 from pokerbot.strategies.abstract.policy import AbstractPolicy, AbstractPolicyError
 from pokerbot.strategies.abstract.solver import ALGORITHMS, AbstractSolver, AbstractSolverError
+from pokerbot.strategies.abstract.training import (
+    Trainer,
+    TrainingError,
+    TrainingSettings,
+    WorkOrder,
+    WorkResult,
+    run_order,
+)
 from pokerbot.strategies.card_abstraction.abstraction import (
     SCHEMES,
     AbstractionError,
@@ -78,15 +100,31 @@ def load_tables(path: Path, boards: int, seed: int) -> EhsTables:
     return tables
 
 
-def make_game(game: Game, buckets: str, scheme: str, deals: Path | None, boards: int, deals_seed: int) -> AbstractGame:
-    """The abstract game of ``buckets`` (a count, ``exact``, or ``kmeans[:FILE]``)."""
+def make_game(
+    game: Game,
+    buckets: str,
+    scheme: str,
+    deals: Path | None,
+    boards: int,
+    deals_seed: int,
+    actions: str | None = None,
+) -> AbstractGame:
+    """The abstract game of ``buckets`` (a count, ``exact``, or ``kmeans[:FILE]``) and, in a
+    no-limit game, the named betting abstraction ``actions`` (:data:`SIZINGS`; None: the default)."""
+    sizing = None
+    if actions is not None:
+        if actions not in SIZINGS:
+            raise CommandError(f"unknown --actions {actions!r}: choose from {', '.join(SIZINGS)}")
+        if not game.is_nolimit:
+            raise CommandError("--actions names a no-limit betting abstraction")
+        sizing = SIZINGS[actions]
     if buckets == "exact":
-        return AbstractGame.exact(game)
+        return AbstractGame.build(ExactAbstraction(game), sizing=sizing)
     if is_distribution(buckets):
         if deals is None:
             raise CommandError("k-means buckets need --deals DEALS.npz (built there when missing)")
         abstraction = load_abstraction(buckets, game)
-        return AbstractGame.build(abstraction, distribution_tables(abstraction, deals, boards, deals_seed))
+        return AbstractGame.build(abstraction, distribution_tables(abstraction, deals, boards, deals_seed), sizing)
     if not buckets.isdigit() or int(buckets) < 1:
         raise CommandError(f"--buckets takes a positive count, 'exact' or 'kmeans[:FILE]', got {buckets!r}")
     if scheme not in SCHEMES:
@@ -94,7 +132,7 @@ def make_game(game: Game, buckets: str, scheme: str, deals: Path | None, boards:
     if deals is None:
         raise CommandError("hold'em buckets need --deals TABLES.npz (built there when missing)")
     source = load_tables(deals, boards, deals_seed)
-    return AbstractGame.build(EhsAbstraction.create(game, int(buckets), scheme, source), source)
+    return AbstractGame.build(EhsAbstraction.create(game, int(buckets), scheme, source), source, sizing)
 
 
 def run_solve(
@@ -115,6 +153,7 @@ def run_solve(
     exploration: float | None,
     model: Path | None,
     p: float,
+    actions: str | None = None,
 ) -> None:
     """``pokerbot solve ... --buckets`` (see the module docstring)."""
     try:
@@ -125,7 +164,7 @@ def run_solve(
         if iterations < 1 or checkpoint_every < 1:
             raise CommandError("--iterations and --checkpoint-every must be positive")
         game = load_game(game_name)
-        abstract = make_game(game, buckets, scheme, deals, boards, deals_seed)
+        abstract = make_game(game, buckets, scheme, deals, boards, deals_seed, actions)
         table = None
         if algorithm == "mcrnr":
             if model is None:
@@ -279,4 +318,114 @@ def abstract_report(
         )
 
 
-__all__ = ["DEFAULT_BOARDS", "abstract_report", "load_tables", "make_game", "run_solve", "train_rnr"]
+def _train_task(order: WorkOrder, progress: Progress) -> WorkResult:
+    """One worker's share of a sync (a task of the executor: on Ray, a copy of the tables)."""
+    result = run_order(order)
+    progress(order.count)
+    return result
+
+
+def run_train(
+    game_name: str,
+    rule: str,
+    iterations: int,
+    out: Path,
+    seed: int,
+    buckets: str,
+    scheme: str,
+    deals: Path | None,
+    boards: int,
+    deals_seed: int,
+    checkpoint: Path | None,
+    checkpoint_every: int,
+    snapshots: Path | None,
+    actions: str | None,
+    settings: TrainingSettings,
+    jobs: int,
+    address: str | None,
+    estimate_deals: int,
+    curve: Path | None,
+) -> None:
+    """``pokerbot solve ... --buckets ... --algorithm es-mccfr --rule R`` (the module docstring)."""
+    try:
+        if iterations < 1 or checkpoint_every < 1 or estimate_deals < 0:
+            raise CommandError("--iterations and --checkpoint-every must be positive, --estimate-deals at least 0")
+        if checkpoint_every % settings.sync_every:
+            raise CommandError("--sync-every must divide --checkpoint-every")
+        game = load_game(game_name)
+        abstract = make_game(game, buckets, scheme, deals, boards, deals_seed, actions)
+        if checkpoint is not None and checkpoint.exists():
+            trainer = Trainer.load(checkpoint, abstract)
+        else:
+            trainer = Trainer(abstract, replace(settings, rule=rule), seed, jobs)
+        if snapshots is not None:
+            snapshots.mkdir(parents=True, exist_ok=True)
+        executor = make_executor(trainer.workers, address)
+    except (
+        CommandError,
+        GameDefinitionError,
+        AbstractionError,
+        TablesError,
+        TrainingError,
+        ExecutorError,
+        OSError,
+    ) as error:
+        raise fail(str(error)) from None
+    scale = 1000.0 / game.big_blind
+    tree = abstract.tree
+    typer.echo(
+        f"blueprint training on {game_name}: {tree.num_nodes:,} nodes, {tree.num_infosets:,} information sets, "
+        f"tables {trainer.memory_bytes / 2**20:,.0f} MB; {trainer.workers} worker(s) on {executor.description}",
+        err=True,
+    )
+    wall_started = time.perf_counter()
+    sync_overhead = 0.0
+    console = Console(stderr=True)
+    with executor, LoggedProgress(*_columns(), console=console) as progress:
+        task = progress.add_task(f"es-mccfr ({trainer.settings.rule}) on {game_name}", total=iterations, status="")
+        progress.update(task, completed=trainer.iterations)
+        while trainer.iterations < iterations:
+            orders = trainer.orders(iterations)
+            started = time.perf_counter()
+            results = executor.map(_train_task, orders)
+            trainer.merge(orders, results)
+            sync_overhead += time.perf_counter() - started - max(r.seconds for r in results)
+            rate = trainer.iterations / max(trainer.seconds, 1e-9)
+            progress.update(task, completed=trainer.iterations, status=f"{rate:,.0f} it/s")
+            if trainer.iterations % checkpoint_every and trainer.iterations < iterations:
+                continue
+            if checkpoint is not None:
+                trainer.save(checkpoint)
+            if snapshots is not None:
+                trainer.policy().save(snapshots / f"policy-{trainer.iterations:012d}.npz", compact=True)
+            point: dict[str, object] = {
+                "iterations": trainer.iterations,
+                "solver_seconds": round(trainer.seconds, 1),
+                "wall_seconds": round(time.perf_counter() - wall_started, 1),
+                "iterations_per_second": round(rate),
+                "sync_seconds": round(sync_overhead + trainer.sync_seconds, 2),
+            }
+            line = f"{trainer.iterations:,} iterations, {rate:,.0f} it/s, sync {point['sync_seconds']} s in all"
+            if estimate_deals:
+                report = abstract_exploitability(abstract, trainer.average(), estimate_deals, seed + 7, 1)
+                low, high = report.exploitability_lower * scale, report.exploitability_upper * scale
+                point.update(exploitability_lower_mbb=round(low, 1), exploitability_upper_mbb=round(high, 1))
+                line += f", abstract exploitability {low:,.0f} .. {high:,.0f} mbb/hand"
+            typer.echo(line, err=True)
+            if curve is not None:
+                with curve.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(point) + "\n")
+    policy = trainer.policy()
+    policy.meta["game_name"] = game_name
+    try:
+        policy.save(out, compact=True)
+    except OSError as error:
+        raise fail(f"cannot write {out}: {error}") from None
+    typer.echo(
+        f"es-mccfr ({trainer.settings.rule}) on {game_name}: {trainer.iterations:,} iterations, "
+        f"{trainer.seconds:.1f} s solver time, {trainer.iterations / max(trainer.seconds, 1e-9):,.0f} iterations/s"
+    )
+    typer.echo(f"policy: {out}")
+
+
+__all__ = ["DEFAULT_BOARDS", "abstract_report", "load_tables", "make_game", "run_solve", "run_train", "train_rnr"]

@@ -92,6 +92,27 @@ def solve(
     exploration: float | None = typer.Option(None, "--exploration", help="MCTS's C in chips (17 big blinds)."),
     model: Path | None = typer.Option(None, "--model", help="mcrnr: the opponent model (pokerbot train-rnr)."),
     p: float = typer.Option(0.75, "--p", help="mcrnr: confidence in the model."),
+    actions: str | None = typer.Option(
+        None, "--actions", help="With --buckets, no-limit: the betting abstraction, pot (default) or blueprint."
+    ),
+    jobs: int = typer.Option(1, "--jobs", help="With --buckets and --rule: workers (more than 1 start Ray)."),
+    address: str | None = typer.Option(None, "--address", help=f"With --buckets and --rule: {ADDRESS_HELP}"),
+    prune_after: int | None = typer.Option(
+        None, "--prune-after", help="With --rule: iterations before pruning (-1: never; default 2,000,000)."
+    ),
+    sync_every: int | None = typer.Option(
+        None, "--sync-every", help="With --rule: iterations between the workers' syncs (default 1,000,000)."
+    ),
+    discount_every: int | None = typer.Option(
+        None, "--discount-every", help="With --rule: iterations between discounts (default 1,000,000)."
+    ),
+    discount_until: int | None = typer.Option(
+        None, "--discount-until", help="With --rule: no discount after this many (default 100,000,000)."
+    ),
+    estimate_deals: int = typer.Option(
+        20_000, "--estimate-deals", help="With --rule: deals of the exploitability estimate at checkpoints (0: none)."
+    ),
+    curve: Path | None = typer.Option(None, "--curve", help="With --rule: append each checkpoint's figures (JSON)."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm and write the average policy to --out."""
     if buckets is not None:
@@ -99,9 +120,26 @@ def solve(
 
         if iterations is None:
             raise fail("abstract games are solved for --iterations")
+        if rule is not None:
+            from pokerbot.bot.cli.abstract import run_train
+
+            if algorithm != "es-mccfr":
+                raise fail("--rule with --buckets trains with es-mccfr only")
+            from pokerbot.strategies.abstract.training import TrainingSettings
+
+            given = {
+                "discount_every": discount_every, "discount_until": discount_until, "prune_after": prune_after,
+                "sync_every": sync_every,
+            }  # fmt: skip
+            settings = TrainingSettings(rule=rule, **{k: v for k, v in given.items() if v is not None})
+            run_train(
+                game, rule, iterations, out, seed or 0, buckets, scheme, deals, boards, deals_seed, checkpoint,
+                checkpoint_every, snapshots, actions, settings, jobs, address, estimate_deals, curve,
+            )  # fmt: skip
+            return
         run_solve(
             game, algorithm, iterations, out, seed or 0, buckets, scheme, deals, boards, deals_seed, checkpoint,
-            checkpoint_every, snapshots, epsilon, exploration, model, p,
+            checkpoint_every, snapshots, epsilon, exploration, model, p, actions,
         )  # fmt: skip
         return
     if algorithm not in ALGORITHMS:

@@ -45,6 +45,21 @@ MAX_NODES = 5_000_000
 DEFAULT_SIZING = BetSizing.uniform((0.5, 1.0), all_in=True, max_raises=3)
 """The raises of a no-limit abstract tree when none are given: half pot, pot and all-in, at
 most three raises per round."""
+BLUEPRINT_SIZING = BetSizing(
+    bets=((1.0,), (0.33, 0.75, 1.25)),
+    raises=((1.0,), (1.0,)),
+    all_in=True,
+    max_raises=3,
+    count_from="round",
+    all_in_pots=None,
+    opens=((2.0, 2.5, 3.0),),
+)
+"""The blueprint's raises: pre-flop opens to 2, 2.5 and 3 big blinds, re-raises of one pot (3x
+heads-up: a 3-bet to 7.5 over 2.5, a 4-bet to 22.5 over 7.5); after the flop bets of 0.33, 0.75
+and 1.25 pots and raises of one pot; all-in at every raise (the pre-flop all-in is a hundred pots
+deep, which a stack-to-pot rule would take away); at most three raises a round."""
+SIZINGS: dict[str, BetSizing] = {"pot": DEFAULT_SIZING, "blueprint": BLUEPRINT_SIZING}
+"""Named betting abstractions of the no-limit abstract trees (``pokerbot solve --actions``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,6 +290,8 @@ __all__ = [
     "TERMINAL",
     "BettingTree",
     "BettingTreeError",
+    "BLUEPRINT_SIZING",
+    "SIZINGS",
     "TREE_ARRAYS",
     "build_betting_tree",
     "tree_arrays",

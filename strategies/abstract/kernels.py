@@ -7,8 +7,8 @@ Every kernel takes three bundles: the tree (:class:`~pokerbot.strategies.betting
 (:class:`SolverArrays`); and it runs ``count`` iterations in one call from the generator state
 (:func:`~pokerbot.protocol.analysis.splitmix.new_rng`) and the iteration counter, so a run cut
 into chunks, or stopped and resumed from a checkpoint, does exactly what one call would.
-Tables are ``float64[games, infosets, max_actions]``; ``games`` is 1, or 2 for MCRNR (game
-``g`` restricts position ``g``). Payoffs are chips.
+Tables are ``float64[games, infosets, max_actions]`` (external sampling: float32 too); ``games``
+is 1, or 2 for MCRNR (game ``g`` restricts position ``g``). Payoffs are chips.
 """
 
 from __future__ import annotations
@@ -201,11 +201,20 @@ def _es_traverse(
     frames: np.ndarray,
     sigmas: np.ndarray,
     values: np.ndarray,
+    explored: np.ndarray,
     total: np.ndarray,
+    prune: bool,
+    prune_below: float,
+    floor: float,
 ) -> float:
     """One external-sampling traversal for ``traverser`` (depth first, with an explicit stack:
-    ``frames[depth] = (node, phase, action, row)``, phase 0 entering, 1 exploring, 2 passing)."""
+    ``frames[depth] = (node, phase, action, row)``, phase 0 entering, 1 exploring, 2 passing).
+    With ``prune``, the traverser skips the actions whose regret is below ``prune_below``,
+    except those that end the hand and those of the last round; regrets are floored at ``floor``."""
     children, num_actions, player, rounds, base = tree.children, tree.num_actions, tree.player, tree.round, tree.base
+    last_round = 0
+    for r in rounds:
+        last_round = max(last_round, r)
     depth = 0
     frames[0, 0] = 0
     frames[0, 1] = 0
@@ -231,7 +240,21 @@ def _es_traverse(
                 a = _pick(state, sigma, n)
                 frames[depth, 1] = 2
             else:
-                a = 0
+                a = -1
+                for b in range(n):
+                    keep = (
+                        not prune
+                        or rounds[node] == last_round
+                        or regrets[0, row, b] >= prune_below
+                        or num_actions[children[node, b]] == 0
+                    )
+                    explored[depth, b] = keep
+                    if keep and a < 0:
+                        a = b
+                if a < 0:  # every action pruned: explore them all
+                    for b in range(n):
+                        explored[depth, b] = True
+                    a = 0
                 frames[depth, 1] = 1
             frames[depth, 2] = a
             frames[depth + 1, 0] = children[node, a]
@@ -241,9 +264,12 @@ def _es_traverse(
             a = frames[depth, 2]
             values[depth, a] = result
             n = num_actions[node]
-            if a + 1 < n:
-                frames[depth, 2] = a + 1
-                frames[depth + 1, 0] = children[node, a + 1]
+            following = a + 1
+            while following < n and not explored[depth, following]:
+                following += 1
+            if following < n:
+                frames[depth, 2] = following
+                frames[depth + 1, 0] = children[node, following]
                 frames[depth + 1, 1] = 0
                 depth += 1
             else:
@@ -251,9 +277,12 @@ def _es_traverse(
                 sigma = sigmas[depth]
                 value = 0.0
                 for b in range(n):
-                    value += sigma[b] * values[depth, b]
+                    if explored[depth, b]:
+                        value += sigma[b] * values[depth, b]
                 for b in range(n):
-                    regrets[0, row, b] += values[depth, b] - value
+                    if explored[depth, b]:
+                        r = regrets[0, row, b] + (values[depth, b] - value)
+                        regrets[0, row, b] = r if r > floor else floor
                 result = value
                 depth -= 1
         else:
@@ -263,22 +292,58 @@ def _es_traverse(
 
 @nb.njit(cache=True)
 def es_mccfr(
-    count: int, start: int, state: np.ndarray, tree: TreeArrays, deals: DealArrays, tables: SolverArrays
+    count: int,
+    start: int,
+    state: np.ndarray,
+    tree: TreeArrays,
+    deals: DealArrays,
+    tables: SolverArrays,
+    prune_after: int = -1,
+    prune_share: float = 0.0,
+    prune_below: float = 0.0,
+    floor: float = -np.inf,
 ) -> None:
-    """External-sampling MCCFR: each iteration deals once per traverser (position 0, then 1),
-    explores all the traverser's actions and samples the opponent's; the opponent's average
-    strategy accumulates its current strategy where it acts."""
+    """Iterations ``start + 1 .. start + count`` of external-sampling MCCFR: each iteration deals
+    once per traverser (position 0, then 1), explores all the traverser's actions and samples
+    the opponent's; the opponent's average strategy accumulates its current strategy where it
+    acts. Tables may be float32 or float64.
+
+    Negative-regret pruning (Pluribus: Brown and Sandholm 2019, *Science*), from iteration
+    ``prune_after + 1`` on when ``prune_after >= 0``: an iteration prunes with probability
+    ``prune_share`` (one draw of the generator per iteration, none before), and a pruning
+    traversal skips the traverser's actions whose regret is below ``prune_below`` (chips) except
+    actions that end the hand and actions in the last round. Accumulated regrets are floored
+    at ``floor`` (default: no floor) so that pruned actions can come back."""
     deal = np.zeros((2, deals.buckets.shape[1]), dtype=np.int64)
     frames = np.zeros((MAX_DEPTH, 4), dtype=np.int64)
     sigmas = np.zeros((MAX_DEPTH, tree.children.shape[1]))
     values = np.zeros((MAX_DEPTH, tree.children.shape[1]))
+    explored = np.ones((MAX_DEPTH, tree.children.shape[1]), dtype=np.bool_)
     total = np.zeros(1)
-    for _ in range(count):
+    for step in range(count):
+        t = start + step + 1
+        prune = False
+        if prune_after >= 0 and t > prune_after:
+            prune = next_float(state) < prune_share
         for traverser in range(2):
             sign = sample_deal(state, deals, deal)
             _es_traverse(
-                traverser, sign, deal, state, tree, tables.regrets, tables.cumulative, frames, sigmas, values, total
-            )
+                traverser, sign, deal, state, tree, tables.regrets, tables.cumulative, frames, sigmas, values,
+                explored, total, prune, prune_below, floor,
+            )  # fmt: skip
+
+
+@nb.njit(cache=True)
+def discount(tables: SolverArrays, positive: float, negative: float, average: float) -> None:
+    """Multiply the positive regrets by ``positive``, the negative ones by ``negative`` and the
+    average strategy's sums by ``average`` (a discounted rule's step,
+    :meth:`~pokerbot.strategies.regret.UpdateRule.discounts`)."""
+    regrets = tables.regrets.reshape(-1)
+    cumulative = tables.cumulative.reshape(-1)
+    for i in range(regrets.shape[0]):
+        r = regrets[i]
+        regrets[i] = r * positive if r > 0.0 else r * negative
+        cumulative[i] *= average
 
 
 @nb.njit(cache=True)
@@ -349,4 +414,4 @@ def mcts(
             totals[0, row, a] += value0 if path_player[d] == 0 else -value0
 
 
-__all__ = ["DealArrays", "SolverArrays", "es_mccfr", "mcts", "os_mccfr", "sample_deal", "terminal_value"]
+__all__ = ["DealArrays", "SolverArrays", "discount", "es_mccfr", "mcts", "os_mccfr", "sample_deal", "terminal_value"]

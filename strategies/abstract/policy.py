@@ -3,7 +3,8 @@ for each action of the node, stored as a ``.npz`` bound to the game, the betting
 the card abstraction.
 
 File contents: ``probabilities`` (``float16[infosets, max_actions]``, rows sum to 1 over
-the node's actions), ``meta`` (JSON: game definition text, tree digest, abstraction spec,
+the node's actions; or ``probabilities_u8``, the compact form: each row in 255ths, rounded so
+that a row sums to 255 exactly), ``meta`` (JSON: game definition text, tree digest, abstraction spec,
 bucket counts, provenance such as algorithm, iterations, seed, seconds), and optionally
 the betting tree (``tree_*``, :func:`~pokerbot.strategies.abstract.betting.tree_arrays`),
 checked against the digest like a tree built anew.
@@ -52,6 +53,20 @@ def normalise(tree: BettingTree, weights: np.ndarray) -> np.ndarray:
     return probabilities
 
 
+def quantise(probabilities: np.ndarray) -> np.ndarray:
+    """Rows of probabilities as ``uint8`` 255ths that sum to 255 (rows of zeros stay zero): each
+    entry rounded down, the units left over given to the largest remainders (so no entry is off
+    by more than 1/255)."""
+    scaled = np.asarray(probabilities, dtype=np.float64) * 255.0
+    totals = np.rint(scaled.sum(axis=1)).astype(np.int64)
+    floors = np.floor(scaled + 1e-9)
+    short = totals - floors.sum(axis=1).astype(np.int64)
+    order = np.argsort(-(scaled - floors), axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(order.shape[1])[None, :].repeat(order.shape[0], axis=0), axis=1)
+    return (floors + (ranks < short[:, None])).astype(np.uint8)
+
+
 class AbstractPolicy:
     """A policy of an abstract game (see the module docstring)."""
 
@@ -81,10 +96,11 @@ class AbstractPolicy:
         n = int(self.tree.num_actions[node])
         return self.probabilities[int(self.tree.infoset_base[node]) + bucket, :n]
 
-    def save(self, path: str | Path, *, with_tree: bool | None = None) -> None:
+    def save(self, path: str | Path, *, with_tree: bool | None = None, compact: bool = False) -> None:
         """Write the policy (compressed ``.npz``); ``with_tree`` (default: in no-limit games)
         stores the betting tree too (``tree_*`` arrays: a no-limit tree then loads in about a
-        second instead of being walked again for ten)."""
+        second instead of being walked again for ten); ``compact``: 8-bit probabilities
+        (:func:`quantise`) instead of float16."""
         if with_tree is None:
             with_tree = self.game.is_nolimit
         meta = {
@@ -96,7 +112,11 @@ class AbstractPolicy:
             **self.meta,
         }
         with Path(path).open("wb") as handle:
-            arrays: dict[str, Any] = {"probabilities": self.probabilities.astype(np.float16), "meta": json.dumps(meta)}
+            arrays: dict[str, Any] = {"meta": json.dumps(meta)}
+            if compact:
+                arrays["probabilities_u8"] = quantise(self.probabilities)
+            else:
+                arrays["probabilities"] = self.probabilities.astype(np.float16)
             if with_tree:
                 arrays.update({f"tree_{name}": array for name, array in tree_arrays(self.tree).items()})
             np.savez_compressed(handle, **arrays)
@@ -106,7 +126,10 @@ class AbstractPolicy:
         """Read a policy; with ``game``, refuse one made for another game."""
         try:
             with np.load(path) as data:
-                probabilities = data["probabilities"].astype(np.float64)
+                if "probabilities_u8" in data.files:
+                    probabilities = data["probabilities_u8"].astype(np.float64) / 255.0
+                else:
+                    probabilities = data["probabilities"].astype(np.float64)
                 meta = json.loads(str(data["meta"]))
                 stored = {name: data[f"tree_{name}"] for name in TREE_ARRAYS if f"tree_{name}" in data.files}
         except (OSError, KeyError, ValueError) as error:
@@ -157,7 +180,7 @@ class AbstractPolicy:
 def _sizing_meta(sizing: BetSizing) -> dict[str, Any]:
     """A tree's bet sizing as stored in a policy's meta: ``pot_fractions``, ``all_in`` and
     ``max_raises`` for a :meth:`BetSizing.uniform` sizing, every field otherwise (``all_in_pots``
-    where set: a policy stored without it goes all-in at any size)."""
+    where set: a policy stored without it goes all-in at any size; ``opens`` where set)."""
     if sizing.is_uniform:
         return {"pot_fractions": list(sizing.bets[0]), "all_in": sizing.all_in, "max_raises": sizing.max_raises}
     meta: dict[str, Any] = {
@@ -169,6 +192,8 @@ def _sizing_meta(sizing: BetSizing) -> dict[str, Any]:
     }
     if sizing.all_in_pots is not None:
         meta["all_in_pots"] = sizing.all_in_pots
+    if sizing.opens:
+        meta["opens"] = [list(row) for row in sizing.opens]
     return meta
 
 
@@ -183,6 +208,7 @@ def _sizing_from_meta(meta: dict[str, Any]) -> BetSizing:
         meta["max_raises"],
         meta["count_from"],
         meta.get("all_in_pots"),
+        tuple(tuple(row) for row in meta.get("opens", ())),
     )
 
 
@@ -243,4 +269,5 @@ __all__ = [
     "from_solver_policy",
     "normalise",
     "player_rows",
+    "quantise",
 ]
