@@ -214,7 +214,7 @@ def learning_curves(
         help=f"The players compared, each against OPPONENT: --players A B ... (default: {' '.join(DEFAULT_PLAYERS)}).",
     ),
     hands: int = typer.Option(1000, "--hands", "-n", help="Hands of each match (deals, in duplicate)."),
-    window: int = typer.Option(100, "--window", "-k", help="Hands (deals) in each window of the curves."),
+    window: int = typer.Option(100, "--window", "-w", help="Hands (deals) in each window of the curves."),
     game: str = typer.Option("holdem-nolimit-2p", "--game", "-g", help="A built-in heads-up game or a game file."),
     seed: int = typer.Option(1, "--seed", "-s", help="Dealing seed (0..2**32-1), the same for every player."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Every deal twice, seats exchanged."),
