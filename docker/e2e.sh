@@ -16,7 +16,7 @@
 #
 # Settings (environment variables, with their defaults):
 #   E2E_HANDS_2P=200 E2E_HANDS_3P=100  hands in each match
-#   E2E_MATCH_TIMEOUT=300              seconds a match may take
+#   E2E_MATCH_TIMEOUT=900              seconds a match may take
 #   BASE_IMAGE=                        base image to build on (empty: chosen as above)
 #   E2E_OUT=                           folder for logs and results (empty: a new one under /tmp)
 #   E2E_COMPOSE=                       compose command (empty: `docker compose` if present, else docker-compose)
@@ -34,7 +34,7 @@ readonly BASE_PACKAGES=python3,python3-venv,python3-pip,ca-certificates
 readonly BASE_RECIPE=2 # bump when build_local_base changes what goes into the base image
 readonly HANDS_2P=${E2E_HANDS_2P:-200}
 readonly HANDS_3P=${E2E_HANDS_3P:-100}
-readonly MATCH_TIMEOUT=${E2E_MATCH_TIMEOUT:-300}
+readonly MATCH_TIMEOUT=${E2E_MATCH_TIMEOUT:-900}
 OUT=${E2E_OUT:-}
 STARTED=$SECONDS
 DOCKERD_PID=""
