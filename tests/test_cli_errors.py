@@ -244,7 +244,7 @@ def test_version(tmp_path: Path) -> None:
 
     result = _run(["--version"], tmp_path)
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout == f"pokerbot {version('pokerbot')}\n"
+    assert result.stdout == f"pokerbot {version('pokerbot-acpc')}\n"
 
 
 def test_every_readme_example_has_a_broken_twin() -> None:
