@@ -255,6 +255,7 @@ def test_ctrl_c_at_the_human_seat_says_the_tally_so_far(tmp_path: Path) -> None:
             person.type("c")
         person.read_until(r"running total: .* after 3 hands")
         person.read_until(r"your action> ")
+        time.sleep(1.0)  # the prompt is written before the terminal reads: Ctrl-C at the read
         person.process.send_signal(signal.SIGINT)
         stopped = person.read_until(
             r"stopped by Ctrl-C: running total: -?[\d.]+ chips \([-+]\d+ antes?\) after 3 hands"
