@@ -37,6 +37,16 @@ DEFAULT_P = 0.75
 MCTS_BIG_BLINDS = 17.0
 
 
+def save_arrays(path: str | Path, **arrays: Any) -> None:
+    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (a temporary file renamed over it):
+    a checkpoint cut short by a crash leaves the previous one."""
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    with temporary.open("wb") as handle:
+        np.savez(handle, **arrays)
+    temporary.replace(target)
+
+
 class AbstractSolverError(ValueError):
     """Bad solver settings, or a checkpoint that does not fit the game."""
 
@@ -156,21 +166,17 @@ class AbstractSolver:
 
     def save(self, path: str | Path) -> None:
         """Write a checkpoint (atomically: a temporary file renamed over ``path``)."""
-        target = Path(path)
-        temporary = target.with_name(target.name + ".tmp")
-        with temporary.open("wb") as handle:
-            np.savez(
-                handle,
-                regrets=self.regrets,
-                cumulative=self.cumulative,
-                last_visit=self.last_visit,
-                rng=self.rng,
-                model=self.model,
-                counters=np.array([self.iterations], dtype=np.int64),
-                seconds=np.array([self.seconds]),
-                settings=json.dumps(self.settings()),
-            )
-        temporary.replace(target)
+        save_arrays(
+            path,
+            regrets=self.regrets,
+            cumulative=self.cumulative,
+            last_visit=self.last_visit,
+            rng=self.rng,
+            model=self.model,
+            counters=np.array([self.iterations], dtype=np.int64),
+            seconds=np.array([self.seconds]),
+            settings=json.dumps(self.settings()),
+        )
 
     @classmethod
     def load(cls, path: str | Path, game: AbstractGame) -> AbstractSolver:
@@ -205,4 +211,4 @@ class AbstractSolver:
         return solver
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_EPSILON", "DEFAULT_P", "AbstractSolver", "AbstractSolverError"]
+__all__ = ["ALGORITHMS", "DEFAULT_EPSILON", "DEFAULT_P", "AbstractSolver", "AbstractSolverError", "save_arrays"]

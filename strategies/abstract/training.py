@@ -37,6 +37,7 @@ from pokerbot.protocol.analysis.splitmix import new_rng
 from pokerbot.strategies.abstract import kernels
 from pokerbot.strategies.abstract.game import AbstractGame
 from pokerbot.strategies.abstract.policy import AbstractPolicy, normalise
+from pokerbot.strategies.abstract.solver import save_arrays
 from pokerbot.strategies.betting.tree import TreeArrays
 from pokerbot.strategies.regret import get_rule
 
@@ -254,19 +255,15 @@ class Trainer:
 
     def save(self, path: str | Path) -> None:
         """Write a checkpoint (atomically: a temporary file renamed over ``path``)."""
-        target = Path(path)
-        temporary = target.with_name(target.name + ".tmp")
-        with temporary.open("wb") as handle:
-            np.savez(
-                handle,
-                regrets=self.regrets,
-                cumulative=self.cumulative,
-                rngs=self.rngs,
-                counters=np.array([self.iterations], dtype=np.int64),
-                seconds=np.array([self.seconds, self.sync_seconds]),
-                identity=json.dumps(self.identity()),
-            )
-        temporary.replace(target)
+        save_arrays(
+            path,
+            regrets=self.regrets,
+            cumulative=self.cumulative,
+            rngs=self.rngs,
+            counters=np.array([self.iterations], dtype=np.int64),
+            seconds=np.array([self.seconds, self.sync_seconds]),
+            identity=json.dumps(self.identity()),
+        )
 
     @classmethod
     def load(cls, path: str | Path, game: AbstractGame) -> Trainer:
